@@ -1,0 +1,132 @@
+"""The one small interface every implementation is driven through.
+
+An adapter names its peer, reports the peer's version and availability, declares
+the peer's default profile in the convention vocabulary, says which axis values it
+can honour (and refuses the rest), and returns the same result type as the
+reference, on the same scale.  Library quirks live here, never in the reference.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import importlib.metadata
+from collections.abc import Collection, Mapping, Sequence
+from typing import ClassVar
+
+from metricdiff.conventions import (
+    AXES,
+    BleuOptions,
+    ConventionError,
+    profile_of,
+    signature,
+    with_overrides,
+)
+from metricdiff.results import BleuResult
+
+#: Each segment's references, in order; ``None`` marks a missing reference.
+References = Sequence[Sequence[str | None]]
+
+#: Marks an axis whose every value an adapter can honour.
+ANY = None
+
+
+class UnsupportedOption(ConventionError):
+    """An axis value the chosen implementation cannot honour."""
+
+
+class AdapterUnavailable(RuntimeError):
+    """The peer library is not installed; the message says how to install it."""
+
+
+class Adapter(abc.ABC):
+    """One implementation of one or more metrics.
+
+    Subclasses set the class attributes and implement ``default_options`` and
+    ``corpus_score``; ``settable`` maps each axis the adapter can change to the
+    values (as text) it accepts, or ``ANY``.  An axis missing from ``settable``
+    is fixed at the declared default.
+    """
+
+    name: ClassVar[str]
+    #: PyPI distribution whose version identifies the implementation.
+    distribution: ClassVar[str | None] = None
+    #: Modules that must import for the adapter to work.
+    modules: ClassVar[tuple[str, ...]] = ()
+    install_hint: ClassVar[str] = "pip install 'metricdiff[peers]'"
+    metrics: ClassVar[tuple[str, ...]] = ("bleu",)
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
+
+    def version(self) -> str:
+        """The installed version of the peer, or ``unknown``."""
+        if self.distribution is None:
+            from metricdiff import __version__
+
+            return __version__
+        try:
+            return importlib.metadata.version(self.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return "not-installed"
+
+    def unavailable_reason(self) -> str | None:
+        """Why the adapter cannot run here (with the install command), or None."""
+        for module in self.modules:
+            try:
+                importlib.import_module(module)
+            except Exception as error:  # any import failure makes the peer unusable
+                return f"{self.name}: cannot import {module} ({error}); install: {self.install_hint}"
+        return None
+
+    def ensure_available(self) -> None:
+        reason = self.unavailable_reason()
+        if reason is not None:
+            raise AdapterUnavailable(reason)
+
+    @abc.abstractmethod
+    def default_options(self, metric: str) -> BleuOptions:
+        """The declared default profile: the peer's value on every axis."""
+
+    def check_metric(self, metric: str) -> None:
+        if metric not in self.metrics:
+            raise UnsupportedOption(
+                f"{self.name} does not implement {metric!r} (it implements: "
+                f"{', '.join(self.metrics)})"
+            )
+
+    def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> BleuOptions:
+        """The default profile with ``overrides`` applied, refusing what the peer
+        cannot honour."""
+        self.check_metric(metric)
+        default = self.default_options(metric)
+        options = with_overrides(default, overrides or {})
+        self.check(default, options)
+        return options
+
+    def check(self, default: BleuOptions, options: BleuOptions) -> None:
+        """Raise UnsupportedOption for every axis set to a value the peer lacks."""
+        wanted, declared = profile_of(options), profile_of(default)
+        for axis, value in wanted.items():
+            if value == declared[axis]:
+                continue
+            allowed = self.settable.get(axis, ())
+            if allowed is not ANY and value not in allowed:
+                choices = f"accepts: {', '.join(allowed)}" if allowed else "it is fixed"
+                raise UnsupportedOption(
+                    f"{self.name} cannot honour {axis}={value} "
+                    f"(its {AXES[axis].name} is {declared[axis]}; {choices})"
+                )
+
+    @abc.abstractmethod
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
+    ) -> BleuResult:
+        """The corpus score of ``hyps`` against each segment's ``refs``."""
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
+    ) -> list[BleuResult]:
+        """Each segment scored on its own, under the same options."""
+        return [self.corpus_score(metric, [hyp], [seg], options) for hyp, seg in zip(hyps, refs)]
+
+    def signature(self, metric: str, options: BleuOptions) -> str:
+        return signature(metric, f"{self.name}-{self.version()}", options)

@@ -1,0 +1,202 @@
+"""The ``metricdiff`` command line.
+
+Bad input never shows a traceback: it prints one line ``metricdiff: error: ...``
+naming the file and line where there is one, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from metricdiff import __version__
+from metricdiff.adapters import Adapter, AdapterUnavailable, adapter_names, get_adapter
+from metricdiff.conventions import ConventionError, profile_of
+from metricdiff.fixtures import FixtureError, load_all
+from metricdiff.inputs import InputError, read_corpus
+from metricdiff.results import BleuResult
+
+EXIT_USAGE = 2
+METRICS = ("bleu",)
+EXIT_IMPLEMENTATION_FAILED = 1
+
+
+class ImplementationFailed(RuntimeError):
+    """The implementation itself raised; a finding about it, reported in one line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> Any:
+        self.exit(EXIT_USAGE, f"metricdiff: error: {message}\n")
+
+
+def _overrides(pairs: Sequence[str]) -> dict[str, str]:
+    """``-o axis=value`` options as a mapping."""
+    overrides = {}
+    for pair in pairs:
+        axis, sep, value = pair.partition("=")
+        if not sep:
+            raise ConventionError(f"-o {pair!r}: expected AXIS=VALUE")
+        overrides[axis.strip()] = value
+    return overrides
+
+
+def _available(name: str) -> Adapter:
+    adapter = get_adapter(name)
+    adapter.ensure_available()
+    return adapter
+
+
+def _format_text(result: BleuResult) -> str:
+    precisions = "/".join(f"{p:.1f}" for p in result.precisions)
+    ratio = result.sys_len / result.ref_len if result.ref_len else 0.0
+    return (
+        f"BLEU = {result.score:.2f} {precisions} (BP = {result.bp:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {result.sys_len} ref_len = {result.ref_len:g})"
+    )
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    adapter = _available(args.impl)
+    options = adapter.options(args.metric, _overrides(args.option))
+    corpus = read_corpus(args.hyp, args.ref)
+    try:
+        result = adapter.corpus_score(args.metric, corpus.hyps, corpus.refs, options)
+        sentences = (
+            adapter.sentence_scores(args.metric, corpus.hyps, corpus.refs, options)
+            if args.sentences
+            else None
+        )
+    except Exception as error:  # the peer's own failure, not metricdiff's
+        raise ImplementationFailed(
+            f"{adapter.name} {adapter.version()} failed on {args.hyp}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    signature = adapter.signature(args.metric, options)
+    if args.format == "json":
+        document: dict[str, Any] = {
+            "impl": adapter.name,
+            "impl_version": adapter.version(),
+            "metric": args.metric,
+            "options": profile_of(options),
+            "signature": signature,
+            "corpus": result.to_json(),
+        }
+        if sentences is not None:
+            document["sentences"] = [s.to_json() for s in sentences]
+        print(json.dumps(document, ensure_ascii=False))
+        return 0
+    for number, sentence in enumerate(sentences or [], start=1):
+        print(f"{number}\t{_format_text(sentence)}")
+    print(_format_text(result))
+    print(signature)
+    return 0
+
+
+def cmd_impls(args: argparse.Namespace) -> int:
+    rows = []
+    for name in adapter_names():
+        adapter = get_adapter(name)
+        reason = adapter.unavailable_reason()
+        rows.append({
+            "name": name,
+            "version": adapter.version(),
+            "available": reason is None,
+            "reason": reason or "",
+            "metrics": list(adapter.metrics),
+            "profile": {m: profile_of(adapter.default_options(m)) for m in adapter.metrics},
+        })
+    if args.format == "json":
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    for row in rows:
+        state = "available" if row["available"] else f"unavailable: {row['reason']}"
+        print(f"{row['name']} {row['version']} ({', '.join(row['metrics'])}): {state}")
+        for metric, profile in row["profile"].items():
+            axes = " ".join(f"{axis}={value}" for axis, value in profile.items())
+            print(f"  {metric}: {axes}")
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from metricdiff.reports.check import problems, write_reports
+    from metricdiff.runner import run_cases
+
+    names = args.impl or adapter_names()
+    adapters, skipped = [], []
+    for name in names:
+        adapter = get_adapter(name)
+        reason = adapter.unavailable_reason()
+        if reason is None:
+            adapters.append(adapter)
+        else:
+            skipped.append(reason)
+    for reason in skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    cases = [case for case in load_all(Path(args.fixtures)) if case.metric in METRICS]
+    outcomes = run_cases(cases, adapters)
+    impls = [adapter.name for adapter in adapters]
+    signatures = {a.name: a.signature("bleu", a.default_options("bleu")) for a in adapters}
+    written = write_reports(Path(args.out), outcomes, impls, signatures)
+    found = problems(outcomes)
+    for outcome in found:
+        print(f"{outcome.status}: {outcome.impl} on {outcome.case_id}: {outcome.detail}")
+    print(
+        f"{len(cases)} cases, {len(impls)} implementations, {len(outcomes)} outcomes, "
+        f"{len(found)} problems; wrote {', '.join(str(p) for p in written)}"
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="metricdiff", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"metricdiff {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    score = commands.add_parser("score", help="score a corpus with one implementation")
+    score.add_argument("--impl", default="reference", help="implementation (see `impls`)")
+    score.add_argument("--metric", default="bleu", choices=METRICS)
+    score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
+                       help="set a convention axis (see shared/CONVENTIONS.md)")
+    score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")
+    score.add_argument("--ref", action="append", required=True,
+                       help="references, one per line; repeat for several per segment")
+    score.add_argument("--sentences", action="store_true", help="also score each line")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.set_defaults(run=cmd_score)
+
+    impls = commands.add_parser("impls", help="list implementations and their profiles")
+    impls.add_argument("--format", choices=("text", "json"), default="text")
+    impls.set_defaults(run=cmd_impls)
+
+    check = commands.add_parser("check", help="run every implementation on the fixtures")
+    check.add_argument("--fixtures", default="fixtures", help="folder of fixture files")
+    check.add_argument("--impl", action="append", help="only these implementations")
+    check.add_argument("--out", default="reports", help="folder for check.md and check.json")
+    check.set_defaults(run=cmd_check)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (InputError, FixtureError, ConventionError, AdapterUnavailable) as error:
+        print(f"metricdiff: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except ImplementationFailed as error:
+        print(f"metricdiff: error: {error}", file=sys.stderr)
+        return EXIT_IMPLEMENTATION_FAILED
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

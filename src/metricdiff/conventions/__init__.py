@@ -1,0 +1,18 @@
+"""The one place where convention names live (see shared/CONVENTIONS.md)."""
+
+from metricdiff.conventions.axes import ALL_AXES, AXES, Axis, ConventionError, axis_named
+from metricdiff.conventions.bleu import BleuOptions
+from metricdiff.conventions.profile import axis_names, profile_of, signature, with_overrides
+
+__all__ = [
+    "ALL_AXES",
+    "AXES",
+    "Axis",
+    "BleuOptions",
+    "ConventionError",
+    "axis_named",
+    "axis_names",
+    "profile_of",
+    "signature",
+    "with_overrides",
+]

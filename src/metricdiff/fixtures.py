@@ -1,0 +1,188 @@
+"""Reading the shared test cases: the fixture format (``fixtures/README.md``).
+
+A fixture file is TOML with ``format = 1`` and a list of ``[[case]]`` tables.  The
+same case tables also appear in ``spec/*.md`` inside fenced ``toml
+metricdiff-example`` blocks, so the spec's worked examples run as tests.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+FORMAT_VERSION = 1
+VERDICT_CLASSES = ("must", "conv", "reject")
+_ID_PATTERN = re.compile(r"^(must|conv|reject)_[a-z0-9_]+$")
+_EXAMPLE_BLOCK = re.compile(r"^```toml metricdiff-example\n(.*?)^```", re.M | re.S)
+
+
+class FixtureError(ValueError):
+    """A fixture that does not follow the format; the message names file and line."""
+
+
+@attrs.frozen
+class Expectation:
+    """What one configuration of a case must give.
+
+    ``when`` holds axis overrides on top of the case's options; ``values`` the
+    expected result fields (``score``, ``precisions``, ``bp``, ``counts``, ...);
+    ``error`` a substring of the refusal a ``reject_`` case expects.
+    """
+
+    when: Mapping[str, str]
+    values: Mapping[str, Any]
+    source: str
+    tolerance: float
+    error: str | None = None
+
+
+@attrs.frozen
+class Case:
+    """One test case: hypotheses, their references and what must come out."""
+
+    id: str
+    metric: str
+    hyps: tuple[str, ...]
+    refs: tuple[tuple[str, ...], ...]
+    options: Mapping[str, str]
+    expectations: tuple[Expectation, ...]
+    description: str
+    location: str  # "file:line" of the case, for error messages
+
+    @property
+    def verdict_class(self) -> str:
+        """``must``, ``conv`` or ``reject``, from the ID's prefix."""
+        return self.id.split("_", 1)[0]
+
+    def ref_streams(self) -> list[list[str]]:
+        """References transposed to streams (one list per reference position), as
+        the command line and sacrebleu take them; needs the same count per segment."""
+        counts = {len(refs) for refs in self.refs}
+        if len(counts) != 1:
+            raise FixtureError(f"{self.location}: case {self.id} has varying reference counts")
+        return [list(stream) for stream in zip(*self.refs)]
+
+
+def _line_of(text: str, case_id: str) -> int:
+    """The line where ``id = "case_id"`` stands, so errors can point at it."""
+    match = re.search(rf'^\s*id\s*=\s*"{re.escape(case_id)}"', text, re.M)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+def _as_text_map(raw: Any, where: str) -> dict[str, str]:
+    if not isinstance(raw, dict):
+        raise FixtureError(f"{where}: expected a table of axis = value")
+    return {str(key): str(value) for key, value in raw.items()}
+
+
+def _expectation(raw: Any, case_tolerance: float, case_source: str, where: str) -> Expectation:
+    if not isinstance(raw, dict):
+        raise FixtureError(f"{where}: each expect must be a table")
+    body = dict(raw)
+    when = _as_text_map(body.pop("when", {}), where)
+    source = str(body.pop("source", case_source))
+    tolerance = float(body.pop("tolerance", case_tolerance))
+    error = body.pop("error", None)
+    if not source:
+        raise FixtureError(f"{where}: every expected value needs a source")
+    return Expectation(when, body, source, tolerance, None if error is None else str(error))
+
+
+def _case(raw: Any, path: Path, text: str, line_offset: int) -> Case:
+    if not isinstance(raw, dict):
+        raise FixtureError(f"{path}:{line_offset + 1}: [[case]] must be a table")
+    case_id = str(raw.get("id", ""))
+    where = f"{path}:{line_offset + _line_of(text, case_id)}"
+    if not _ID_PATTERN.match(case_id):
+        raise FixtureError(
+            f"{where}: case id {case_id!r} must be a slug starting with must_, conv_ or reject_"
+        )
+    try:
+        hyps = tuple(str(h) for h in raw["hyps"])
+        refs = tuple(tuple(str(r) for r in refs) for refs in raw["refs"])
+        metric = str(raw["metric"])
+    except (KeyError, TypeError) as error:
+        raise FixtureError(f"{where}: case {case_id} lacks or misshapes {error}") from None
+    if len(hyps) != len(refs):
+        raise FixtureError(
+            f"{where}: case {case_id} has {len(hyps)} hypotheses but {len(refs)} reference lists"
+        )
+    tolerance = float(raw.get("tolerance", 1e-9))
+    source = str(raw.get("source", ""))
+    expectations = tuple(
+        _expectation(item, tolerance, source, where) for item in raw.get("expect", [])
+    )
+    if not expectations:
+        raise FixtureError(f"{where}: case {case_id} has no [[case.expect]]")
+    return Case(
+        id=case_id,
+        metric=metric,
+        hyps=hyps,
+        refs=refs,
+        options=_as_text_map(raw.get("options", {}), where),
+        expectations=expectations,
+        description=str(raw.get("description", "")),
+        location=where,
+    )
+
+
+def parse_cases(text: str, path: Path, line_offset: int = 0) -> list[Case]:
+    """The cases in one TOML document (a fixture file or a spec example block)."""
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        match = re.search(r"line (\d+)", str(error))
+        line = line_offset + int(match.group(1)) if match else line_offset + 1
+        raise FixtureError(f"{path}:{line}: not valid TOML: {error}") from None
+    version = document.get("format", FORMAT_VERSION)
+    if version != FORMAT_VERSION:
+        raise FixtureError(f"{path}:1: fixture format {version!r} is not {FORMAT_VERSION}")
+    return [_case(raw, path, text, line_offset) for raw in document.get("case", [])]
+
+
+def load_file(path: Path) -> list[Case]:
+    """The cases of one fixture file."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FixtureError(f"{path}:1: cannot read fixture file: {error}") from None
+    return parse_cases(text, path)
+
+
+def load_spec_examples(path: Path) -> list[Case]:
+    """The worked examples embedded in a literate spec file."""
+    text = path.read_text(encoding="utf-8")
+    cases: list[Case] = []
+    for block in _EXAMPLE_BLOCK.finditer(text):
+        first_line = text.count("\n", 0, block.start(1))
+        cases += parse_cases(block.group(1), path, first_line)
+    return cases
+
+
+def iter_fixture_files(root: Path) -> Iterator[Path]:
+    """Every ``*.toml`` fixture file under ``root``, in a stable order."""
+    yield from sorted(root.rglob("*.toml"))
+
+
+def load_all(root: Path) -> list[Case]:
+    """Every case under ``root``; IDs must be unique across files."""
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
+    for path in iter_fixture_files(root):
+        for case in load_file(path):
+            if case.id in seen:
+                raise FixtureError(f"{case.location}: duplicate case id {case.id} "
+                                   f"(first at {seen[case.id]})")
+            seen[case.id] = case.location
+            cases.append(case)
+    return cases

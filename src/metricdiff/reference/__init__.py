@@ -1,0 +1,2 @@
+"""The reference implementations, written from the papers: one module per metric
+family (``bleu`` from Papineni et al. 2002 with Chen & Cherry 2014's smoothing)."""

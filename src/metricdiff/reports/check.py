@@ -1,0 +1,104 @@
+"""The report of ``metricdiff check``: every implementation on the bundled fixtures.
+
+Deterministic by construction: rows follow the fixture order, columns the
+implementation order, and nothing time- or machine-dependent goes in the body.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from tabulate import tabulate
+
+from metricdiff.runner import Outcome
+
+
+def _cell(outcome: Outcome) -> str:
+    if outcome.result is None or outcome.status in ("n/a", "crash"):
+        return outcome.status
+    return f"{outcome.status} {outcome.result.score:.4f}"
+
+
+def _label(outcome: Outcome) -> str:
+    when = ",".join(f"{axis}={value}" for axis, value in outcome.when.items())
+    return f"{outcome.case_id} [{when}]" if when else outcome.case_id
+
+
+def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
+    """Cases (rows) by implementations (columns), status and score in each cell."""
+    rows: dict[str, dict[str, str]] = {}
+    for outcome in outcomes:
+        rows.setdefault(_label(outcome), {})[outcome.impl] = _cell(outcome)
+    table = [[label, *(cells.get(impl, "") for impl in impls)] for label, cells in rows.items()]
+    return tabulate(table, headers=["case", *impls], tablefmt="github")
+
+
+def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
+    """Per implementation, how many outcomes had each status."""
+    counts = {impl: Counter(o.status for o in outcomes if o.impl == impl) for impl in impls}
+    statuses = sorted({o.status for o in outcomes})
+    table = [[impl, *(counts[impl][status] for status in statuses)] for impl in impls]
+    return tabulate(table, headers=["implementation", *statuses], tablefmt="github")
+
+
+def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:
+    """Outcomes that mean something is wrong: a failed must_, an accepted
+    reject_, a crash."""
+    return [o for o in outcomes if o.status in ("FAIL", "ACCEPTED", "crash")]
+
+
+def render_markdown(
+    outcomes: Sequence[Outcome], impls: Sequence[str], signatures: dict[str, str]
+) -> str:
+    lines = [
+        "# metricdiff check: implementations on the bundled fixtures",
+        "",
+        "Statuses: `pass`/`FAIL` for `must_` cases (value fixed by the paper), "
+        "`matches`/`differs` for `conv_` cases (value depends on a convention; "
+        "never a failure), `refused`/`ACCEPTED` for `reject_` cases, `n/a` where the "
+        "implementation cannot honour an axis the case pins, `crash` where it raised.",
+        "",
+        "## Implementations",
+        "",
+        tabulate(sorted(signatures.items()), headers=["implementation", "default signature"],
+                 tablefmt="github"),
+        "",
+        "## Summary",
+        "",
+        summary_table(outcomes, impls),
+        "",
+        "## Problems",
+        "",
+    ]
+    found = problems(outcomes)
+    if found:
+        lines.append(tabulate(
+            [[_label(o), o.impl, o.status, o.detail] for o in found],
+            headers=["case", "implementation", "status", "detail"], tablefmt="github",
+        ))
+    else:
+        lines.append("None.")
+    lines += ["", "## Every case", "", outcome_table(outcomes, impls), ""]
+    return "\n".join(lines)
+
+
+def write_reports(
+    out_dir: Path,
+    outcomes: Sequence[Outcome],
+    impls: Sequence[str],
+    signatures: dict[str, str],
+) -> list[Path]:
+    """Write ``check.md`` and ``check.json`` into ``out_dir``; return their paths."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    markdown = out_dir / "check.md"
+    markdown.write_text(render_markdown(outcomes, impls, signatures), encoding="utf-8")
+    data = {
+        "implementations": signatures,
+        "outcomes": [o.to_json() for o in outcomes],
+    }
+    as_json = out_dir / "check.json"
+    as_json.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return [markdown, as_json]

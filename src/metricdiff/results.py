@@ -1,0 +1,64 @@
+"""The result types every implementation returns, the reference and the adapters
+alike, so that two results can be compared stage by stage."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class BleuStats:
+    """BLEU's sufficient statistics (spec clause BLEU-STATS).
+
+    They add up over segments, so a corpus score needs only their sum:
+    ``matches[n-1]`` is the clipped n-gram match count, ``totals[n-1]`` the
+    number of hypothesis n-grams, ``hyp_len`` is c and ``ref_len`` is r.
+    """
+
+    matches: tuple[int, ...]
+    totals: tuple[int, ...]
+    hyp_len: int
+    ref_len: float
+
+    @classmethod
+    def zero(cls, orders: int) -> BleuStats:
+        return cls((0,) * orders, (0,) * orders, 0, 0.0)
+
+    def __add__(self, other: BleuStats) -> BleuStats:
+        return BleuStats(
+            tuple(a + b for a, b in zip(self.matches, other.matches)),
+            tuple(a + b for a, b in zip(self.totals, other.totals)),
+            self.hyp_len + other.hyp_len,
+            self.ref_len + other.ref_len,
+        )
+
+
+@attrs.frozen
+class BleuResult:
+    """A BLEU score with everything behind it, on sacrebleu's 0-100 scale.
+
+    ``counts`` and ``totals`` are the clipped matches and n-gram totals before
+    smoothing; ``precisions`` are the (smoothed) modified precisions p_n x 100;
+    ``bp`` is the brevity penalty.
+    """
+
+    score: float
+    precisions: tuple[float, ...]
+    bp: float
+    sys_len: int
+    ref_len: float
+    counts: tuple[float, ...]
+    totals: tuple[float, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "score": self.score,
+            "precisions": list(self.precisions),
+            "bp": self.bp,
+            "sys_len": self.sys_len,
+            "ref_len": self.ref_len,
+            "counts": list(self.counts),
+            "totals": list(self.totals),
+        }

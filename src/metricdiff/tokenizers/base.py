@@ -1,0 +1,35 @@
+"""The tokenizer interface and case folding, shared by every metric family."""
+
+from __future__ import annotations
+
+import abc
+
+
+class TokenizerUnavailable(RuntimeError):
+    """A tokenizer whose optional package is not installed."""
+
+
+class Tokenizer(abc.ABC):
+    """Cuts one segment (one line of text) into tokens.
+
+    Subclasses are small and stateless apart from caches; ``name`` is the value of
+    the ``tokenize`` axis that selects them.
+    """
+
+    name: str
+
+    @abc.abstractmethod
+    def __call__(self, text: str) -> list[str]:
+        """The tokens of ``text``."""
+
+
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def lowercase(text: str, mode: str) -> str:
+    """Fold case by the ``lowercase`` axis: ``none``, ``unicode`` or ``ascii``."""
+    if mode == "unicode":
+        return text.lower()
+    if mode == "ascii":
+        return text.translate(_ASCII_LOWER)
+    return text
