@@ -100,7 +100,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_impls(args: argparse.Namespace) -> int:
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in adapter_names():
         adapter = get_adapter(name)
         reason = adapter.unavailable_reason()

@@ -70,7 +70,7 @@ class Case:
         counts = {len(refs) for refs in self.refs}
         if len(counts) != 1:
             raise FixtureError(f"{self.location}: case {self.id} has varying reference counts")
-        return [list(stream) for stream in zip(*self.refs)]
+        return [list(stream) for stream in zip(*self.refs, strict=True)]
 
 
 def _line_of(text: str, case_id: str) -> int:

@@ -56,10 +56,10 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
     hyps = read_segments(hyp_file)
     streams = [read_segments(name) for name in ref_files]
-    for name, stream in zip(ref_files, streams):
+    for name, stream in zip(ref_files, streams, strict=True):
         if len(stream) != len(hyps):
             shorter = min(len(stream), len(hyps)) + 1
             raise InputError(
                 f"{name}:{shorter}: has {len(stream)} lines but {hyp_file} has {len(hyps)}"
             )
-    return Corpus(tuple(hyps), tuple(zip(*streams)) if hyps else ())
+    return Corpus(tuple(hyps), tuple(zip(*streams, strict=True)) if hyps else ())

@@ -28,8 +28,8 @@ class BleuStats:
 
     def __add__(self, other: BleuStats) -> BleuStats:
         return BleuStats(
-            tuple(a + b for a, b in zip(self.matches, other.matches)),
-            tuple(a + b for a, b in zip(self.totals, other.totals)),
+            tuple(a + b for a, b in zip(self.matches, other.matches, strict=True)),
+            tuple(a + b for a, b in zip(self.totals, other.totals, strict=True)),
             self.hyp_len + other.hyp_len,
             self.ref_len + other.ref_len,
         )

@@ -54,7 +54,7 @@ def _close(expected: Any, actual: Any, tolerance: float) -> bool:
         return (
             isinstance(actual, Sequence)
             and len(expected) == len(actual)
-            and all(_close(e, a, tolerance) for e, a in zip(expected, actual))
+            and all(_close(e, a, tolerance) for e, a in zip(expected, actual, strict=True))
         )
     if isinstance(actual, float) and math.isnan(actual):
         return False

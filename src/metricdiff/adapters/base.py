@@ -74,7 +74,10 @@ class Adapter(abc.ABC):
             try:
                 importlib.import_module(module)
             except Exception as error:  # any import failure makes the peer unusable
-                return f"{self.name}: cannot import {module} ({error}); install: {self.install_hint}"
+                return (
+                    f"{self.name}: cannot import {module} ({error}); "
+                    f"install: {self.install_hint}"
+                )
         return None
 
     def ensure_available(self) -> None:
@@ -126,7 +129,10 @@ class Adapter(abc.ABC):
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> list[BleuResult]:
         """Each segment scored on its own, under the same options."""
-        return [self.corpus_score(metric, [hyp], [seg], options) for hyp, seg in zip(hyps, refs)]
+        return [
+            self.corpus_score(metric, [hyp], [seg], options)
+            for hyp, seg in zip(hyps, refs, strict=True)
+        ]
 
     def signature(self, metric: str, options: BleuOptions) -> str:
         return signature(metric, f"{self.name}-{self.version()}", options)

@@ -28,4 +28,4 @@ class ReferenceAdapter(Adapter):
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> list[BleuResult]:
-        return [bleu.sentence_bleu(hyp, seg, options) for hyp, seg in zip(hyps, refs)]
+        return [bleu.sentence_bleu(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)]

@@ -3,12 +3,15 @@ adapter's declared profile."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from metricdiff.conventions.axes import AXES, ConventionError
 
 
-def _choice(axis_name: str) -> attrs.Attribute:  # type: ignore[type-arg]
+def _choice(axis_name: str) -> Any:
+    """An attrs field for a choice axis: the paper's value by default, validated."""
     axis = AXES[axis_name]
     return attrs.field(default=axis.paper, validator=attrs.validators.in_(axis.values))
 

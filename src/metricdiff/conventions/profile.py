@@ -32,7 +32,8 @@ def with_overrides(options: Options, overrides: Mapping[str, str]) -> Options:
             raise ConventionError(f"axis {name!r} does not apply to this metric")
         changes[name] = axis.parse(text)
     try:
-        return attrs.evolve(options, **changes)
+        evolved: Options = attrs.evolve(options, **changes)  # type: ignore[misc]
+        return evolved
     except (TypeError, ValueError) as error:
         raise ConventionError(str(error)) from None
 

@@ -137,7 +137,7 @@ def smoothed_precisions(stats: BleuStats, options: BleuOptions) -> list[float | 
 def geometric_mean(precisions: Sequence[float | None], weights: Sequence[float]) -> float:
     """exp(Σ w_n log p_n) over the orders that are not dropped, with the weights
     renormalised to sum as before (BLEU-SCORE, §2.3); 0 if a weighted p_n is 0."""
-    kept = [(w, p) for w, p in zip(weights, precisions) if p is not None]
+    kept = [(w, p) for w, p in zip(weights, precisions, strict=True) if p is not None]
     if not kept:
         return 0.0
     scale = sum(weights) / sum(w for w, _ in kept) if sum(w for w, _ in kept) else 0.0

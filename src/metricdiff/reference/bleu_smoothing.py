@@ -77,7 +77,7 @@ def raw_precisions(
     zero_match = _zero_match_rule(options, hyp_len)
     precisions: Precisions = []
     zero_orders = 0
-    for m, t in zip(matches, totals):
+    for m, t in zip(matches, totals, strict=True):
         if t == 0:
             precisions.append(_empty_order_precision(options))
         elif m == 0:

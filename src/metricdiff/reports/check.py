@@ -33,7 +33,7 @@ def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     for outcome in outcomes:
         rows.setdefault(_label(outcome), {})[outcome.impl] = _cell(outcome)
     table = [[label, *(cells.get(impl, "") for impl in impls)] for label, cells in rows.items()]
-    return tabulate(table, headers=["case", *impls], tablefmt="github")
+    return str(tabulate(table, headers=["case", *impls], tablefmt="github"))
 
 
 def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
@@ -41,7 +41,7 @@ def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     counts = {impl: Counter(o.status for o in outcomes if o.impl == impl) for impl in impls}
     statuses = sorted({o.status for o in outcomes})
     table = [[impl, *(counts[impl][status] for status in statuses)] for impl in impls]
-    return tabulate(table, headers=["implementation", *statuses], tablefmt="github")
+    return str(tabulate(table, headers=["implementation", *statuses], tablefmt="github"))
 
 
 def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import importlib
-from functools import lru_cache
+from functools import cache
 
 from metricdiff.conventions import ConventionError
 from metricdiff.tokenizers.base import Tokenizer, TokenizerUnavailable, lowercase
@@ -16,7 +16,7 @@ _REGISTRY: dict[str, str] = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_tokenizer(name: str) -> Tokenizer:
     """The tokenizer for a ``tokenize`` value.
 

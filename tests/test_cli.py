@@ -1,0 +1,122 @@
+"""The command line as a user runs it: outputs, and one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from metricdiff.cli import main
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    hyp = tmp_path / "hyp.txt"
+    ref1 = tmp_path / "ref1.txt"
+    ref2 = tmp_path / "ref2.txt"
+    hyp.write_text("the cat sat on the mat\nhello world\n", encoding="utf-8")
+    ref1.write_text("the cat sat on a mat\nhello there world\n", encoding="utf-8")
+    ref2.write_text("a cat sat on the mat\nhello world again\n", encoding="utf-8")
+    return hyp, ref1, ref2
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_score_json_corpus_and_sentences(capsys, corpus):
+    hyp, ref1, ref2 = corpus
+    status, out, err = run(
+        capsys, "score", "--metric", "bleu", "--hyp", hyp, "--ref", ref1, "--ref", ref2,
+        "--sentences", "--format", "json", "-o", "max_order=2",
+    )
+    assert status == 0, err
+    doc = json.loads(out)
+    assert doc["impl"] == "reference" and doc["metric"] == "bleu"
+    assert doc["options"]["max_order"] == "2"
+    assert doc["signature"].startswith("bleu|impl:reference-")
+    # By hand: segment 1 "the cat sat on the mat": "the" occurs twice but at most once in
+    # any one reference, so 5/6 unigrams clip-match; all 5 bigrams occur in ref1 ("the cat",
+    # "cat sat", "sat on") or ref2 ("on the", "the mat"): 5/5. Segment 2 "hello world":
+    # 2/2 unigrams, 1/1 bigram ("hello world" in ref2). Pooled: 7/8 and 6/6; c = 8,
+    # r = 6 + 3 = 9 -> BP = e^(1 - 9/8); BLEU = BP * (7/8 * 6/6)^(1/2).
+    corpus_result = doc["corpus"]
+    assert corpus_result["counts"] == [7, 6] and corpus_result["totals"] == [8, 6]
+    assert corpus_result["sys_len"] == 8 and corpus_result["ref_len"] == 9
+    expected = 100 * math.exp(1 - 9 / 8) * math.sqrt(7 / 8)
+    assert math.isclose(corpus_result["score"], expected, rel_tol=1e-12)
+    assert len(doc["sentences"]) == 2
+    # Segment 1 alone: c = r = 6, BLEU = (5/6 * 5/5)^(1/2).
+    assert math.isclose(doc["sentences"][0]["score"], 100 * math.sqrt(5 / 6), rel_tol=1e-12)
+
+
+def test_score_reads_stdin(capsys, corpus, monkeypatch):
+    import io
+    import sys
+
+    hyp, ref1, _ = corpus
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(hyp.read_bytes())))
+    status, out, _ = run(capsys, "score", "--hyp", "-", "--ref", ref1, "--format", "json")
+    assert status == 0
+    assert json.loads(out)["corpus"]["sys_len"] == 8
+
+
+def test_score_text_output_carries_the_signature(capsys, corpus):
+    hyp, ref1, _ = corpus
+    status, out, _ = run(capsys, "score", "--hyp", hyp, "--ref", ref1)
+    assert status == 0
+    assert out.splitlines()[0].startswith("BLEU = ")
+    assert out.splitlines()[-1].startswith("bleu|impl:reference-")
+
+
+@pytest.mark.parametrize(
+    ("make_args", "message"),
+    [
+        (lambda h, r, t: ["--hyp", h, "--ref", t / "short.txt"], "short.txt:2: has 1 lines"),
+        (lambda h, r, t: ["--hyp", t / "bad.txt", "--ref", r], "bad.txt:2: not UTF-8"),
+        (lambda h, r, t: ["--hyp", t / "missing.txt", "--ref", r], "missing.txt:0: cannot read"),
+        (lambda h, r, t: ["--hyp", h, "--ref", r, "--impl", "nope"], "unknown implementation"),
+        (lambda h, r, t: ["--hyp", h, "--ref", r, "-o", "smoothing=bogus"], "unknown value"),
+        (lambda h, r, t: ["--hyp", h, "--ref", r, "-o", "nonaxis=1"], "unknown axis"),
+        (lambda h, r, t: ["--hyp", h, "--ref", r, "-o", "weights=1,1"], "weights"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, corpus, tmp_path, make_args, message):
+    hyp, ref1, _ = corpus
+    (tmp_path / "short.txt").write_text("one line\n")
+    (tmp_path / "bad.txt").write_bytes(b"fine\nnot \xff utf8\n")
+    status, _, err = run(capsys, "score", *make_args(hyp, ref1, tmp_path))
+    assert status == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_usage_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["score", "--metric", "chrf", "--hyp", "x", "--ref", "y"])
+    assert exit_info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+def test_impls_lists_the_reference_with_its_profile(capsys):
+    status, out, _ = run(capsys, "impls", "--format", "json")
+    assert status == 0
+    rows = {row["name"]: row for row in json.loads(out)}
+    assert rows["reference"]["available"] is True
+    assert rows["reference"]["profile"]["bleu"]["smoothing"] == "none"  # the paper's
+
+
+def test_check_writes_reports(capsys, tmp_path, root):
+    status, out, _ = run(
+        capsys, "check", "--fixtures", root / "fixtures", "--impl", "reference",
+        "--out", tmp_path,
+    )
+    assert status == 0
+    assert (tmp_path / "check.md").read_text().startswith("# metricdiff check")
+    data = json.loads((tmp_path / "check.json").read_text())
+    assert data["outcomes"] and all(o["impl"] == "reference" for o in data["outcomes"])
+    assert " 0 problems" in out
