@@ -82,15 +82,18 @@ def test_cc4_smoothing_by_hand():
 
 
 def test_cc5_smoothing_by_hand():
-    # P = 3/5, 1/2, 1/3, 0 and P_5 = 0/1 (the one 5-gram "a b c d e" misses).
-    # P'_0 = P_1 + 1 = 1.6; P'_1 = (1.6 + .6 + .5)/3 = .9; P'_2 = (.9 + .5 + 1/3)/3;
-    # P'_3 = (P'_2 + 1/3 + 0)/3; P'_4 = (P'_3 + 0 + 0)/3.
-    p1 = (1.6 + 0.6 + 0.5) / 3
-    p2 = (p1 + 0.5 + 1 / 3) / 3
-    p3 = (p2 + 1 / 3 + 0) / 3
-    p4 = (p3 + 0 + 0) / 3
-    expected = math.exp(-0.2) * (p1 * p2 * p3 * p4) ** 0.25
+    # Matched counts m = 3, 2, 1, 0 and m_5 = 0 (the one 5-gram "a b c d e" misses);
+    # totals 5, 4, 3, 2.  m'_0 = m_1 + 1 = 4; m'_1 = (4 + 3 + 2)/3 = 3;
+    # m'_2 = (3 + 2 + 1)/3 = 2; m'_3 = (2 + 1 + 0)/3 = 1; m'_4 = (1 + 0 + 0)/3 = 1/3.
+    # p = 3/5, 2/4, 1/3, (1/3)/2.
+    expected = math.exp(-0.2) * (3 / 5 * 2 / 4 * 1 / 3 * (1 / 3) / 2) ** 0.25
     assert score(smoothing="cc5") == pytest.approx(100 * expected, rel=1e-12)
+
+
+def test_cc5_keeps_a_perfect_match_at_100():
+    # "a b c d e" against itself: m = 5, 4, 3, 2 and m_5 = 1; m'_0 = 6, m'_1 = (6+5+4)/3 = 5,
+    # m'_2 = (5+4+3)/3 = 4, m'_3 = (4+3+2)/3 = 3, m'_4 = (3+2+1)/3 = 2: every p_n = 1.
+    assert sentence_bleu(HYP, [HYP], BleuOptions(smoothing="cc5")).score == pytest.approx(100.0)
 
 
 def test_cc6_smoothing_by_hand():

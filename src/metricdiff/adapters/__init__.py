@@ -10,6 +10,9 @@ from metricdiff.conventions import ConventionError
 # name -> "module:Class", imported lazily so a missing peer costs nothing.
 _REGISTRY: dict[str, str] = {
     "reference": "reference:ReferenceAdapter",
+    "sacrebleu": "sacrebleu:SacrebleuAdapter",
+    "nltk": "nltk:NltkAdapter",
+    "pycocoevalcap": "pycocoevalcap:PycocoevalcapAdapter",
 }
 
 

@@ -125,8 +125,7 @@ def smoothed_precisions(stats: BleuStats, options: BleuOptions) -> list[float | 
         matches[:orders], totals[:orders], options, stats.hyp_len
     )
     if options.smoothing in ("cc5", "cc7"):
-        m_next, t_next = matches[orders], totals[orders]
-        precisions = smoothing.neighbour_mean(precisions, m_next / t_next if t_next else 0.0)
+        precisions = smoothing.neighbour_mean(precisions, totals[:orders], matches[orders])
     elif options.smoothing == "cc6":
         precisions = smoothing.interpolated(
             precisions, matches, totals, smoothing.smooth_value(options)
@@ -165,10 +164,11 @@ def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:
     orders = options.max_order
     counts, totals = stats.matches[:orders], stats.totals[:orders]
     bp = brevity_penalty(stats.hyp_len, stats.ref_len)
-    if _is_empty_pair(stats) and options.empty_policy != "zero":
+    if _is_empty_pair(stats):
         if options.empty_policy == "error":
             raise EmptyInputError("empty hypothesis against empty references")
-        return BleuResult(100.0, (100.0,) * orders, bp, 0, 0.0, counts, totals)
+        value = 100.0 if options.empty_policy == "one" else 0.0
+        return BleuResult(value, (value,) * orders, bp, 0, 0.0, counts, totals)
     if options.all_zero == "zero" and stats.matches[0] == 0:
         return BleuResult(0.0, (0.0,) * orders, bp, stats.hyp_len, stats.ref_len, counts, totals)
     precisions = smoothed_precisions(stats, options)

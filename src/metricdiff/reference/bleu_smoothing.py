@@ -98,18 +98,25 @@ def _empty_order_precision(options: BleuOptions) -> float | None:
     return 0.0
 
 
-def neighbour_mean(precisions: Precisions, next_precision: float) -> Precisions:
-    """Chen & Cherry smoothing 5 (BLEU-SMOOTH-CC5):
-    P'_0 = P_1 + 1 and P'_n = (P'_{n-1} + P_n + P_{n+1}) / 3."""
-    extended = [p if p is not None else 0.0 for p in precisions] + [next_precision]
-    previous = extended[0] + 1.0
+def neighbour_mean(
+    precisions: Precisions, totals: list[float], next_matches: float
+) -> Precisions:
+    """Chen & Cherry smoothing 5 (BLEU-SMOOTH-CC5), on matched counts:
+    m'_0 = m_1 + 1 and m'_n = (m'_{n-1} + m_n + m_{n+1}) / 3, then p_n = m'_n / t_n.
+
+    ``precisions`` may already be smoothed (smoothing 7 runs smoothing 4 first), so
+    the counts are recovered as m_n = p_n t_n; ``next_matches`` is m_{N+1}.  An order
+    without n-grams keeps its empty-order precision.
+    """
+    counts = [
+        p * t if p is not None and t else 0.0 for p, t in zip(precisions, totals, strict=True)
+    ]
+    counts.append(next_matches)
+    previous = counts[0] + 1.0
     smoothed: Precisions = []
-    for n, original in enumerate(precisions):
-        if original is DROPPED:
-            smoothed.append(DROPPED)
-            continue
-        previous = (previous + extended[n] + extended[n + 1]) / 3.0
-        smoothed.append(previous)
+    for n, total in enumerate(totals):
+        previous = (previous + counts[n] + counts[n + 1]) / 3.0
+        smoothed.append(previous / total if total else precisions[n])
     return smoothed
 
 

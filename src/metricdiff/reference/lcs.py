@@ -1,0 +1,252 @@
+"""Longest common subsequences for ROUGE-L and ROUGE-W (Lin 2004 §3).
+
+Two LCS lengths are here: ``lcs_length``, the bit-parallel one that scoring uses
+(the hot path), and ``lcs_length_dp``, the textbook dynamic programme it is
+property-tested against.  Summary-level ROUGE-L needs *which* positions are in an
+LCS; ``lcs_alignment`` reads one out of the DP table and ``lcs_alignment_bits``
+reads the same one out of the bit-parallel rows.  ``wlcs`` is the weighted LCS
+of §3.3 and ``wlcs_marks`` the reference positions that ROUGE-1.5.5 reads off
+its WLCS table.
+
+Which LCS is read out when there are several is not in the paper.  Every
+function here takes the one both ROUGE-1.5.5 (``markLCS``, ROUGE-1.5.5.pl lines
+2523-2546) and rouge-score (``_backtrack_norec``) take: walking back from the
+end, a pair of equal tokens is always taken; otherwise the walk moves back in the
+reference unless that loses LCS length and moving back in the hypothesis does
+not (``c(i-1, j) >= c(i, j-1)`` moves back in the reference).
+
+Tokens can be any hashable values; equality is ``==``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+Tokens = Sequence[Hashable]
+
+
+def _position_masks(tokens: Tokens) -> dict[Hashable, int]:
+    """Bit i of ``masks[t]`` is set when ``tokens[i] == t`` (LCS-BITS)."""
+    masks: dict[Hashable, int] = {}
+    bit = 1
+    for token in tokens:
+        masks[token] = masks.get(token, 0) | bit
+        bit <<= 1
+    return masks
+
+
+def lcs_length(a: Tokens, b: Tokens) -> int:
+    """|LCS(a, b)| by the bit-parallel recurrence (LCS-BITS; Allison & Dix 1986,
+    Crochemore et al. 2001, Hyyrö 2004).
+
+    Row j of the LCS table, c(·, j), is encoded in a bit vector V over the
+    positions of ``a``: bit i of V is 0 exactly when c(i + 1, j) = c(i, j) + 1,
+    so c(|a|, j) is the number of zero bits.  Reading b[j] with match mask
+    M = M[b[j]], the next row is
+
+        U = V & M
+        V' = (V + U) | (V - U)
+
+    (the addition lets each run of ones of V that contains a match move its
+    lowest match up to the next zero; V - U = V & ~M keeps the rest).  V starts
+    as all ones.  A Python int with infinitely many leading ones (-1) holds V:
+    the carry out of the top of V + U clears the high ones, and OR-ing with
+    V - U, whose high bits are all ones, restores them, so no mask is needed and
+    the answer is the number of one bits of ~V.  Tokens of ``b`` that do not
+    occur in ``a`` leave V unchanged and are skipped.
+    """
+    if len(a) < len(b):
+        a, b = b, a  # the longer one in the bits: fewer iterations
+    masks = _position_masks(a)
+    v = -1
+    for token in b:
+        match = masks.get(token)
+        if match is not None:
+            u = v & match
+            v = (v + u) | (v - u)
+    return (~v).bit_count()
+
+
+def lcs_table(ref: Tokens, hyp: Tokens) -> list[list[int]]:
+    """The DP table c(i, j) = |LCS(ref[:i], hyp[:j])| (LCS-DP; Cormen et al., as
+    Lin 2004 §3.1 refers to it)::
+
+        c(i, j) = c(i-1, j-1) + 1                if ref[i-1] == hyp[j-1]
+                = max(c(i-1, j), c(i, j-1))      otherwise
+    """
+    previous = [0] * (len(hyp) + 1)
+    table = [previous]
+    for ref_token in ref:
+        row = [0]
+        for j, hyp_token in enumerate(hyp, start=1):
+            if ref_token == hyp_token:
+                row.append(previous[j - 1] + 1)
+            else:
+                row.append(max(previous[j], row[j - 1]))
+        table.append(row)
+        previous = row
+    return table
+
+
+def lcs_length_dp(ref: Tokens, hyp: Tokens) -> int:
+    """|LCS(ref, hyp)| read from the DP table (LCS-DP)."""
+    return lcs_table(ref, hyp)[-1][-1]
+
+
+def lcs_alignment(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
+    """One LCS as (reference position, hypothesis position) pairs in order
+    (LCS-ALIGN), read back from the DP table with the tie rule of the module
+    docstring."""
+    table = lcs_table(ref, hyp)
+    i, j = len(ref), len(hyp)
+    pairs: list[tuple[int, int]] = []
+    while i > 0 and j > 0:
+        if ref[i - 1] == hyp[j - 1]:
+            i, j = i - 1, j - 1
+            pairs.append((i, j))
+        elif table[i][j - 1] > table[i - 1][j]:
+            j -= 1
+        else:
+            i -= 1
+    pairs.reverse()
+    return pairs
+
+
+def lcs_alignment_bits(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
+    """The same LCS as ``lcs_alignment``, from the bit-parallel rows (LCS-ALIGN).
+
+    The bits run over ``hyp`` and one row is kept per reference prefix: after
+    ref[:i], c(i, j) is the number of zero bits of V_i below bit j, i.e. the
+    popcount of ~V_i & (2^j - 1).  The walk back reads c(i, j-1) and c(i-1, j)
+    that way, so it takes exactly the steps ``lcs_alignment`` takes.
+    """
+    masks = _position_masks(hyp)
+    rows = [0]  # ~V_0 = 0: no zero bits before any reference token
+    v = -1
+    for token in ref:
+        match = masks.get(token)
+        if match is not None:
+            u = v & match
+            v = (v + u) | (v - u)
+        rows.append(~v)
+    i, j = len(ref), len(hyp)
+    pairs: list[tuple[int, int]] = []
+    while i > 0 and j > 0:
+        if ref[i - 1] == hyp[j - 1]:
+            i, j = i - 1, j - 1
+            pairs.append((i, j))
+            continue
+        below_j = (1 << (j - 1)) - 1
+        left = (rows[i] & below_j).bit_count()  # c(i, j-1)
+        up = (rows[i - 1] & (below_j | (1 << (j - 1)))).bit_count()  # c(i-1, j)
+        if left > up:
+            j -= 1
+        else:
+            i -= 1
+    pairs.reverse()
+    return pairs
+
+
+def union_lcs_positions(ref: Tokens, hyp_sentences: Sequence[Tokens]) -> list[int]:
+    """The reference positions of LCS∪(r_i, C), in order (LCS-UNION, Lin 2004
+    §3.2): the union, over the candidate sentences c_j, of the positions of
+    ``ref`` that are in the LCS of ``ref`` and c_j."""
+    positions: set[int] = set()
+    for hyp in hyp_sentences:
+        if ref and hyp:
+            positions.update(i for i, _ in lcs_alignment_bits(ref, hyp))
+    return sorted(positions)
+
+
+def wlcs_weight(k: float, weight: float) -> float:
+    """f(k) = k^weight, the weighting function of ROUGE-W (WLCS-F, Lin 2004 §3.3)."""
+    return float(k**weight)
+
+
+def wlcs_weight_inverse(k: float, weight: float) -> float:
+    """f^-1(k) = k^(1/weight) (WLCS-F, Lin 2004 §3.3)."""
+    return float(k ** (1.0 / weight))
+
+
+def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
+    """WLCS(X, Y) by the algorithm of Lin 2004 §3.3 (WLCS-PAPER), X = ``ref``.
+
+    c holds the weighted score and w the length of the run of consecutive
+    matches that ends at (i, j)::
+
+        if x_i = y_j:  k = w(i-1, j-1)
+                       c(i, j) = c(i-1, j-1) + f(k+1) - f(k);  w(i, j) = k + 1
+        elif c(i-1, j) > c(i, j-1):  c(i, j) = c(i-1, j);  w(i, j) = 0
+        else:                        c(i, j) = c(i, j-1);  w(i, j) = 0
+
+    WLCS(X, Y) = c(m, n).  The recurrence is the paper's, including that a run
+    is extended whenever the diagonal matches, so it is not always the largest
+    Σ f(run) over all common subsequences.
+    """
+    n = len(hyp)
+    c_prev = [0.0] * (n + 1)
+    w_prev = [0] * (n + 1)
+    for ref_token in ref:
+        c_row = [0.0] * (n + 1)
+        w_row = [0] * (n + 1)
+        for j in range(1, n + 1):
+            if ref_token == hyp[j - 1]:
+                k = w_prev[j - 1]
+                c_row[j] = c_prev[j - 1] + wlcs_weight(k + 1, weight) - wlcs_weight(k, weight)
+                w_row[j] = k + 1
+            elif c_prev[j] > c_row[j - 1]:
+                c_row[j] = c_prev[j]
+            else:
+                c_row[j] = c_row[j - 1]
+        c_prev, w_prev = c_row, w_row
+    return c_prev[n]
+
+
+def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
+    """The reference positions ROUGE-1.5.5 marks as hits from its WLCS table
+    (WLCS-ROUGE155; ``wlcs_inner`` and ``markLCS``, ROUGE-1.5.5.pl lines
+    2471-2546).
+
+    The table is the paper's c/w table, but each cell also records its move:
+    diagonal when the tokens are equal, up (back in the reference) when
+    c(i-1, j) >= c(i, j-1), left otherwise; note ``>=`` where the paper's
+    algorithm writes ``>``, which changes no value of c but changes the path.
+    The path from (m, n) is followed and every diagonal step marks its
+    reference position.  The weighted value c(m, n) itself is never used by the
+    script; only these marks are.
+    """
+    n = len(hyp)
+    c_prev = [0.0] * (n + 1)
+    w_prev = [0] * (n + 1)
+    moves: list[list[int]] = [[0] * (n + 1)]  # 1 diagonal, 2 up, 3 left
+    for ref_token in ref:
+        c_row = [0.0] * (n + 1)
+        w_row = [0] * (n + 1)
+        move_row = [0] * (n + 1)
+        for j in range(1, n + 1):
+            if ref_token == hyp[j - 1]:
+                k = w_prev[j - 1]
+                c_row[j] = c_prev[j - 1] + wlcs_weight(k + 1, weight) - wlcs_weight(k, weight)
+                w_row[j] = k + 1
+                move_row[j] = 1
+            elif c_prev[j] >= c_row[j - 1]:
+                c_row[j] = c_prev[j]
+                move_row[j] = 2
+            else:
+                c_row[j] = c_row[j - 1]
+                move_row[j] = 3
+        c_prev, w_prev = c_row, w_row
+        moves.append(move_row)
+    i, j = len(ref), n
+    marks: list[int] = []
+    while i > 0 and j > 0:
+        move = moves[i][j]
+        if move == 1:
+            i, j = i - 1, j - 1
+            marks.append(i)
+        elif move == 2:
+            i -= 1
+        else:
+            j -= 1
+    marks.reverse()
+    return marks

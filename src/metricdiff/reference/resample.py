@@ -1,0 +1,95 @@
+"""Bootstrap resampling for corpus ROUGE (ROUGE-BOOTSTRAP).
+
+The draws are those of ``numpy.random.seed(seed)`` followed by
+``numpy.random.choice(N, size=N)`` per resample, which is what rouge-score's
+``BootstrapAggregator._bootstrap_resample`` draws from numpy's global generator.
+They are reproduced here in pure Python: numpy's legacy seeding of MT19937 is
+the reference ``init_genrand`` (which ``random.Random`` can be put into with
+``setstate``), and its legacy ``randint`` takes 32-bit outputs masked to the
+smallest covering power of two, rejecting those above N - 1.  So with the same
+seed the reference resamples exactly the rows rouge-score resamples, for the
+first score type that rouge-score aggregates.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+_MT_WORDS = 624
+_MT_MULTIPLIER = 1812433253
+_WORD = 0xFFFFFFFF
+
+
+def numpy_legacy_generator(seed: int) -> random.Random:
+    """A ``random.Random`` whose 32-bit outputs are those of
+    ``numpy.random.RandomState(seed)`` (MT19937 ``init_genrand``)."""
+    if not 0 <= seed <= _WORD:
+        raise ValueError(f"bootstrap seed must be between 0 and 2**32 - 1, got {seed}")
+    state = [seed]
+    for i in range(1, _MT_WORDS):
+        previous = state[-1]
+        state.append((_MT_MULTIPLIER * (previous ^ (previous >> 30)) + i) & _WORD)
+    generator = random.Random()
+    generator.setstate((3, (*state, _MT_WORDS), None))
+    return generator
+
+
+def resample_indices(generator: random.Random, size: int) -> list[int]:
+    """``size`` indices drawn with replacement from range(size), as numpy's legacy
+    ``choice(size, size=size)`` draws them (masked rejection sampling)."""
+    if size <= 1:
+        return [0] * size
+    top = size - 1
+    mask = (1 << top.bit_length()) - 1
+    indices = []
+    draw = generator.getrandbits
+    for _ in range(size):
+        value = draw(32) & mask
+        while value > top:
+            value = draw(32) & mask
+        indices.append(value)
+    return indices
+
+
+def _sequential_mean(values: Sequence[float]) -> float:
+    """The mean with left-to-right summation, as numpy's axis-0 reduction sums
+    (and independent of Python's own ``sum`` rounding)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total / len(values)
+
+
+def bootstrap_means(
+    rows: Sequence[Sequence[float]], samples: int, seed: int
+) -> list[list[float]]:
+    """The column means of ``samples`` resamples of ``rows`` (ROUGE-BOOTSTRAP):
+    each resample draws len(rows) rows with replacement, the same rows for every
+    column."""
+    generator = numpy_legacy_generator(seed)
+    columns = len(rows[0])
+    means = []
+    for _ in range(samples):
+        drawn = [rows[i] for i in resample_indices(generator, len(rows))]
+        means.append([_sequential_mean([row[c] for row in drawn]) for c in range(columns)])
+    return means
+
+
+def mean(values: Sequence[float]) -> float:
+    """The arithmetic mean (left-to-right summation)."""
+    return _sequential_mean(values)
+
+
+def median(values: Sequence[float]) -> float:
+    """The 50th percentile with linear interpolation, computed as
+    ``numpy.percentile(values, 50)`` computes it (for a weight t >= 0.5 numpy
+    interpolates from the upper neighbour: b - (b - a)(1 - t))."""
+    ordered = sorted(values)
+    position = 0.5 * (len(ordered) - 1)
+    low = int(position)
+    weight = position - low
+    if weight == 0:
+        return ordered[low]
+    a, b = ordered[low], ordered[low + 1]
+    return b - (b - a) * (1 - weight)
