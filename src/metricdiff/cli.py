@@ -14,14 +14,22 @@ from pathlib import Path
 from typing import Any
 
 from metricdiff import __version__
-from metricdiff.adapters import Adapter, AdapterUnavailable, adapter_names, get_adapter
+from metricdiff.adapters import (
+    AdapterUnavailable,
+    AnyAdapter,
+    adapter_names,
+    families_of,
+    get_adapter,
+)
 from metricdiff.conventions import ConventionError, profile_of
 from metricdiff.fixtures import FixtureError, load_all
 from metricdiff.inputs import InputError, read_corpus
+from metricdiff.metrics import METRICS, Result
 from metricdiff.results import BleuResult
 
 EXIT_USAGE = 2
-METRICS = ("bleu",)
+#: The metric a family's adapter is listed under in ``impls`` and ``check``.
+_FAMILY_EXAMPLE = {"bleu": "bleu", "rouge": "rouge-1"}
 EXIT_IMPLEMENTATION_FAILED = 1
 
 
@@ -47,13 +55,19 @@ def _overrides(pairs: Sequence[str]) -> dict[str, str]:
     return overrides
 
 
-def _available(name: str) -> Adapter:
-    adapter = get_adapter(name)
+def _available(name: str, metric: str) -> AnyAdapter:
+    adapter = get_adapter(name, metric)
     adapter.ensure_available()
     return adapter
 
 
-def _format_text(result: BleuResult) -> str:
+def _format_text(result: Result) -> str:
+    if not isinstance(result, BleuResult):
+        return (
+            f"R = {result.recall:.5f} P = {result.precision:.5f} F = {result.fmeasure:.5f} "
+            f"(matches = {result.matches:g} hyp_total = {result.hyp_total:g} "
+            f"ref_total = {result.ref_total:g})"
+        )
     precisions = "/".join(f"{p:.1f}" for p in result.precisions)
     ratio = result.sys_len / result.ref_len if result.ref_len else 0.0
     return (
@@ -63,7 +77,7 @@ def _format_text(result: BleuResult) -> str:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    adapter = _available(args.impl)
+    adapter = _available(args.impl, args.metric)
     options = adapter.options(args.metric, _overrides(args.option))
     corpus = read_corpus(args.hyp, args.ref)
     try:
@@ -102,15 +116,18 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_impls(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for name in adapter_names():
-        adapter = get_adapter(name)
-        reason = adapter.unavailable_reason()
+        adapters = [get_adapter(name, _FAMILY_EXAMPLE[f]) for f in families_of(name)]
+        reasons = [a.unavailable_reason() for a in adapters]
         rows.append({
             "name": name,
-            "version": adapter.version(),
-            "available": reason is None,
-            "reason": reason or "",
-            "metrics": list(adapter.metrics),
-            "profile": {m: profile_of(adapter.default_options(m)) for m in adapter.metrics},
+            "version": adapters[0].version(),
+            "available": all(reason is None for reason in reasons),
+            "reason": "; ".join(reason for reason in reasons if reason),
+            "metrics": [metric for a in adapters for metric in a.metrics],
+            "profile": {
+                a.family: profile_of(a.default_options(_FAMILY_EXAMPLE[a.family]))
+                for a in adapters
+            },
         })
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=1))
@@ -129,20 +146,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     from metricdiff.runner import run_cases
 
     names = args.impl or adapter_names()
-    adapters, skipped = [], []
+    adapters: list[AnyAdapter] = []
     for name in names:
-        adapter = get_adapter(name)
-        reason = adapter.unavailable_reason()
-        if reason is None:
-            adapters.append(adapter)
-        else:
-            skipped.append(reason)
-    for reason in skipped:
-        print(f"skipped {reason}", file=sys.stderr)
-    cases = [case for case in load_all(Path(args.fixtures)) if case.metric in METRICS]
+        for adapter_family in families_of(name):
+            adapter = get_adapter(name, _FAMILY_EXAMPLE[adapter_family])
+            reason = adapter.unavailable_reason()
+            if reason is None:
+                adapters.append(adapter)
+            else:
+                print(f"skipped {reason}", file=sys.stderr)
+    cases = load_all(Path(args.fixtures))
     outcomes = run_cases(cases, adapters)
-    impls = [adapter.name for adapter in adapters]
-    signatures = {a.name: a.signature("bleu", a.default_options("bleu")) for a in adapters}
+    impls = list(dict.fromkeys(adapter.name for adapter in adapters))
+    signatures = {
+        f"{a.name} ({a.family})": a.signature(
+            _FAMILY_EXAMPLE[a.family], a.default_options(_FAMILY_EXAMPLE[a.family])
+        )
+        for a in adapters
+    }
     written = write_reports(Path(args.out), outcomes, impls, signatures)
     found = problems(outcomes)
     for outcome in found:

@@ -52,6 +52,11 @@ class BleuResult:
     counts: tuple[float, ...]
     totals: tuple[float, ...]
 
+    @property
+    def headline(self) -> float:
+        """The one number people quote: the BLEU score."""
+        return self.score
+
     def to_json(self) -> dict[str, Any]:
         return {
             "score": self.score,
@@ -61,4 +66,38 @@ class BleuResult:
             "ref_len": self.ref_len,
             "counts": list(self.counts),
             "totals": list(self.totals),
+        }
+
+
+@attrs.frozen
+class RougeResult:
+    """A ROUGE score on the 0-1 scale with the counts behind it.
+
+    ``matches`` is what hypothesis and reference share (clipped n-gram matches,
+    LCS length, weighted LCS, skip-bigram matches); ``hyp_total`` and ``ref_total``
+    are the denominators of precision and recall.  For a multi-reference or corpus
+    result they are the counts of the pairs that the aggregation used.
+    """
+
+    recall: float
+    precision: float
+    fmeasure: float
+    matches: float = 0.0
+    hyp_total: float = 0.0
+    ref_total: float = 0.0
+
+    @property
+    def headline(self) -> float:
+        """The number shown in tables: F (the ``report`` axis says what a paper
+        quotes)."""
+        return self.fmeasure
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "recall": self.recall,
+            "precision": self.precision,
+            "fmeasure": self.fmeasure,
+            "matches": self.matches,
+            "hyp_total": self.hyp_total,
+            "ref_total": self.ref_total,
         }

@@ -14,10 +14,10 @@ from typing import Any
 
 import attrs
 
-from metricdiff.adapters import Adapter, AdapterUnavailable, UnsupportedOption
+from metricdiff.adapters import AdapterUnavailable, AnyAdapter, UnsupportedOption
 from metricdiff.conventions import ConventionError
 from metricdiff.fixtures import Case, Expectation
-from metricdiff.results import BleuResult
+from metricdiff.metrics import Result
 
 #: Outcome statuses, by what they mean for the implementation.
 PASS, FAIL, MATCHES, DIFFERS, REFUSED, ACCEPTED, NOT_APPLICABLE, CRASH = (
@@ -34,7 +34,7 @@ class Outcome:
     when: Mapping[str, str]
     status: str
     detail: str
-    result: BleuResult | None = None
+    result: Result | None = None
     signature: str = ""
 
     def to_json(self) -> dict[str, Any]:
@@ -61,7 +61,7 @@ def _close(expected: Any, actual: Any, tolerance: float) -> bool:
     return abs(float(expected) - float(actual)) <= tolerance
 
 
-def mismatches(result: BleuResult, expectation: Expectation) -> list[str]:
+def mismatches(result: Result, expectation: Expectation) -> list[str]:
     """The expected fields ``result`` misses, each as ``field: expected X, got Y``."""
     actual = result.to_json()
     problems = []
@@ -73,16 +73,16 @@ def mismatches(result: BleuResult, expectation: Expectation) -> list[str]:
     return problems
 
 
-def _judge(case: Case, expectation: Expectation, result: BleuResult) -> tuple[str, str]:
+def _judge(case: Case, expectation: Expectation, result: Result) -> tuple[str, str]:
     problems = mismatches(result, expectation)
     if case.verdict_class == "reject":
-        return ACCEPTED, f"returned score {result.score} instead of refusing"
+        return ACCEPTED, f"returned score {result.headline} instead of refusing"
     if case.verdict_class == "must":
         return (FAIL, "; ".join(problems)) if problems else (PASS, "")
     return (DIFFERS, "; ".join(problems)) if problems else (MATCHES, "")
 
 
-def run_expectation(case: Case, expectation: Expectation, adapter: Adapter) -> Outcome:
+def run_expectation(case: Case, expectation: Expectation, adapter: AnyAdapter) -> Outcome:
     """Score the case under the adapter's profile plus the case's pinned axes."""
     overrides = {**case.options, **expectation.when}
     base = Outcome(case.id, adapter.name, expectation.when, NOT_APPLICABLE, "")
@@ -108,7 +108,7 @@ def run_expectation(case: Case, expectation: Expectation, adapter: Adapter) -> O
     return Outcome(case.id, adapter.name, expectation.when, status, detail, result, signature)
 
 
-def run_cases(cases: Iterable[Case], adapters: Sequence[Adapter]) -> list[Outcome]:
+def run_cases(cases: Iterable[Case], adapters: Sequence[AnyAdapter]) -> list[Outcome]:
     """Every expectation of every case through every adapter."""
     return [
         run_expectation(case, expectation, adapter)

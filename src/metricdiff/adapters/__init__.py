@@ -1,19 +1,27 @@
-"""Adapters: one module per peer implementation, all behind ``base.Adapter``."""
+"""Adapters: one module per peer implementation, all behind ``base.Adapter``.
+
+A peer that implements both BLEU and ROUGE has one adapter class per family in its
+module; users name the peer and the metric, and ``get_adapter`` finds the class.
+"""
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from metricdiff.adapters.base import Adapter, AdapterUnavailable, UnsupportedOption
 from metricdiff.conventions import ConventionError
+from metricdiff.metrics import family
 
-# name -> "module:Class", imported lazily so a missing peer costs nothing.
-_REGISTRY: dict[str, str] = {
-    "reference": "reference:ReferenceAdapter",
-    "sacrebleu": "sacrebleu:SacrebleuAdapter",
-    "nltk": "nltk:NltkAdapter",
-    "pycocoevalcap": "pycocoevalcap:PycocoevalcapAdapter",
+# name -> family -> "module:Class", imported lazily so a missing peer costs nothing.
+_REGISTRY: dict[str, dict[str, str]] = {
+    "reference": {"bleu": "reference:ReferenceBleuAdapter"},
+    "sacrebleu": {"bleu": "sacrebleu:SacrebleuAdapter"},
+    "nltk": {"bleu": "nltk:NltkAdapter"},
+    "pycocoevalcap": {"bleu": "pycocoevalcap:PycocoevalcapBleuAdapter"},
 }
+
+AnyAdapter = Adapter[Any, Any]
 
 
 def adapter_names() -> list[str]:
@@ -21,18 +29,42 @@ def adapter_names() -> list[str]:
     return list(_REGISTRY)
 
 
-def get_adapter(name: str) -> Adapter:
-    """The adapter called ``name`` (it may still be unavailable: see
-    ``Adapter.unavailable_reason``)."""
+def families_of(name: str) -> list[str]:
+    """The metric families (``bleu``, ``rouge``) implementation ``name`` has."""
+    return list(_entry(name))
+
+
+def _entry(name: str) -> dict[str, str]:
     try:
-        module_name, class_name = _REGISTRY[name].split(":")
+        return _REGISTRY[name]
     except KeyError:
         raise ConventionError(
             f"unknown implementation {name!r} (known: {', '.join(_REGISTRY)})"
         ) from None
+
+
+def get_adapter(name: str, metric: str = "bleu") -> AnyAdapter:
+    """The adapter of implementation ``name`` for ``metric`` (it may still be
+    unavailable: see ``Adapter.unavailable_reason``)."""
+    wanted = family(metric)
+    try:
+        module_name, class_name = _entry(name)[wanted].split(":")
+    except KeyError:
+        raise UnsupportedOption(
+            f"{name} does not implement {metric!r} (it implements: "
+            f"{', '.join(families_of(name))})"
+        ) from None
     module = importlib.import_module(f"metricdiff.adapters.{module_name}")
-    adapter: Adapter = getattr(module, class_name)()
+    adapter: AnyAdapter = getattr(module, class_name)()
     return adapter
 
 
-__all__ = ["Adapter", "AdapterUnavailable", "UnsupportedOption", "adapter_names", "get_adapter"]
+__all__ = [
+    "Adapter",
+    "AdapterUnavailable",
+    "AnyAdapter",
+    "UnsupportedOption",
+    "adapter_names",
+    "families_of",
+    "get_adapter",
+]

@@ -12,17 +12,22 @@ import abc
 import importlib
 import importlib.metadata
 from collections.abc import Collection, Mapping, Sequence
-from typing import ClassVar
+from typing import ClassVar, Generic, TypeVar
 
 from metricdiff.conventions import (
     AXES,
     BleuOptions,
     ConventionError,
+    RougeOptions,
     profile_of,
     signature,
     with_overrides,
 )
-from metricdiff.results import BleuResult
+from metricdiff.results import BleuResult, RougeResult
+
+#: The options and result types of one metric family.
+OptionsT = TypeVar("OptionsT", BleuOptions, RougeOptions)
+ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 
 #: Each segment's references, in order; ``None`` marks a missing reference.
 References = Sequence[Sequence[str | None]]
@@ -39,8 +44,8 @@ class AdapterUnavailable(RuntimeError):
     """The peer library is not installed; the message says how to install it."""
 
 
-class Adapter(abc.ABC):
-    """One implementation of one or more metrics.
+class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
+    """One peer's implementation of one metric family (BLEU or ROUGE).
 
     Subclasses set the class attributes and implement ``default_options`` and
     ``corpus_score``; ``settable`` maps each axis the adapter can change to the
@@ -54,6 +59,8 @@ class Adapter(abc.ABC):
     #: Modules that must import for the adapter to work.
     modules: ClassVar[tuple[str, ...]] = ()
     install_hint: ClassVar[str] = "pip install 'metricdiff[peers]'"
+    #: ``bleu`` or ``rouge``; a peer with both has one adapter class per family.
+    family: ClassVar[str] = "bleu"
     metrics: ClassVar[tuple[str, ...]] = ("bleu",)
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
 
@@ -86,7 +93,7 @@ class Adapter(abc.ABC):
             raise AdapterUnavailable(reason)
 
     @abc.abstractmethod
-    def default_options(self, metric: str) -> BleuOptions:
+    def default_options(self, metric: str) -> OptionsT:
         """The declared default profile: the peer's value on every axis."""
 
     def check_metric(self, metric: str) -> None:
@@ -96,7 +103,7 @@ class Adapter(abc.ABC):
                 f"{', '.join(self.metrics)})"
             )
 
-    def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> BleuOptions:
+    def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> OptionsT:
         """The default profile with ``overrides`` applied, refusing what the peer
         cannot honour."""
         self.check_metric(metric)
@@ -105,7 +112,7 @@ class Adapter(abc.ABC):
         self.check(default, options)
         return options
 
-    def check(self, default: BleuOptions, options: BleuOptions) -> None:
+    def check(self, default: OptionsT, options: OptionsT) -> None:
         """Raise UnsupportedOption for every axis set to a value the peer lacks."""
         wanted, declared = profile_of(options), profile_of(default)
         for axis, value in wanted.items():
@@ -121,18 +128,18 @@ class Adapter(abc.ABC):
 
     @abc.abstractmethod
     def corpus_score(
-        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
-    ) -> BleuResult:
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> ResultT:
         """The corpus score of ``hyps`` against each segment's ``refs``."""
 
     def sentence_scores(
-        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
-    ) -> list[BleuResult]:
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> list[ResultT]:
         """Each segment scored on its own, under the same options."""
         return [
             self.corpus_score(metric, [hyp], [seg], options)
             for hyp, seg in zip(hyps, refs, strict=True)
         ]
 
-    def signature(self, metric: str, options: BleuOptions) -> str:
+    def signature(self, metric: str, options: OptionsT) -> str:
         return signature(metric, f"{self.name}-{self.version()}", options)

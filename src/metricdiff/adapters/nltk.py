@@ -87,7 +87,7 @@ _DEFAULT_WEIGHTS = (0.25, 0.25, 0.25, 0.25)
 Tokens = list[str]
 
 
-class NltkAdapter(Adapter):
+class NltkAdapter(Adapter[BleuOptions, BleuResult]):
     """NLTK's ``corpus_bleu`` with ``SmoothingFunction`` methods 0-7."""
 
     name = "nltk"

@@ -61,7 +61,7 @@ class MissingReferenceError(ValueError):
     """pycocoevalcap refuses a segment that has no reference at all."""
 
 
-class PycocoevalcapAdapter(Adapter):
+class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """The COCO caption evaluation BLEU (David Chiang's ``bleu_scorer``)."""
 
     name = "pycocoevalcap"

@@ -10,7 +10,7 @@ from metricdiff.reference import bleu
 from metricdiff.results import BleuResult
 
 
-class ReferenceAdapter(Adapter):
+class ReferenceBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """metricdiff's own reference: the paper's profile by default, every axis
     settable."""
 

@@ -120,7 +120,7 @@ def reference_streams(refs: References, options: BleuOptions) -> list[list[str |
     return [list(stream) for stream in zip(*padded, strict=True)] if padded else [[]]
 
 
-class SacrebleuAdapter(Adapter):
+class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
     """sacrebleu 2.x ``BLEU``: corpus BLEU with mteval-13a tokenization and exp
     smoothing by default."""
 

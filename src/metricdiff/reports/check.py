@@ -19,7 +19,7 @@ from metricdiff.runner import Outcome
 def _cell(outcome: Outcome) -> str:
     if outcome.result is None or outcome.status in ("n/a", "crash"):
         return outcome.status
-    return f"{outcome.status} {outcome.result.score:.4f}"
+    return f"{outcome.status} {outcome.result.headline:.4f}"
 
 
 def _label(outcome: Outcome) -> str:
