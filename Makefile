@@ -8,6 +8,7 @@ STAMP = $(VENV)/.installed-stamp
 .PHONY: report test lint bench
 
 $(STAMP): pyproject.toml
+	scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[peers,dev]'

@@ -24,7 +24,7 @@ from metricdiff.adapters import (
 from metricdiff.conventions import ConventionError, profile_of
 from metricdiff.fixtures import FixtureError, load_all
 from metricdiff.inputs import InputError, read_corpus
-from metricdiff.metrics import METRICS, Result
+from metricdiff.metrics import METRICS, Result, family
 from metricdiff.results import BleuResult
 
 EXIT_USAGE = 2
@@ -80,6 +80,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     adapter = _available(args.impl, args.metric)
     options = adapter.options(args.metric, _overrides(args.option))
     corpus = read_corpus(args.hyp, args.ref)
+    if family(args.metric) == "rouge":
+        corpus = corpus.with_sentence_breaks()
     try:
         result = adapter.corpus_score(args.metric, corpus.hyps, corpus.refs, options)
         sentences = (
@@ -182,7 +184,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = commands.add_parser("score", help="score a corpus with one implementation")
     score.add_argument("--impl", default="reference", help="implementation (see `impls`)")
-    score.add_argument("--metric", default="bleu", choices=METRICS)
+    score.add_argument("--metric", default="bleu", choices=METRICS,
+                       help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
+                       "rouge-su; in ROUGE input a literal \\n separates sentences")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="set a convention axis (see shared/CONVENTIONS.md)")
     score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")

@@ -42,12 +42,29 @@ def read_segments(name: str) -> list[str]:
     return segments
 
 
+#: How a line of a ROUGE input file separates the sentences of one segment.
+SENTENCE_BREAK = "\\n"
+
+
 @attrs.frozen
 class Corpus:
     """Hypotheses and, per segment, its references (one per reference file)."""
 
     hyps: tuple[str, ...]
     refs: tuple[tuple[str, ...], ...]
+
+    def with_sentence_breaks(self) -> Corpus:
+        """The corpus with each literal ``\\n`` (backslash, n) turned into a line
+        break: ROUGE input files keep one segment per line and mark the sentences
+        inside it that way, since summary-level ROUGE-L needs them."""
+
+        def split(text: str) -> str:
+            return text.replace(SENTENCE_BREAK, "\n")
+
+        return Corpus(
+            tuple(split(h) for h in self.hyps),
+            tuple(tuple(split(r) for r in refs) for refs in self.refs),
+        )
 
 
 def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:

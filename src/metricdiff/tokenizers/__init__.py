@@ -13,6 +13,16 @@ from metricdiff.tokenizers.base import Tokenizer, TokenizerUnavailable, lowercas
 _REGISTRY: dict[str, str] = {
     "none": "whitespace:WhitespaceTokenizer",
     "char": "char:CharTokenizer",
+    "13a": "mteval13a:Tokenizer13a",
+    "intl": "mteval14intl:TokenizerIntl",
+    "zh": "zh:ZhTokenizer",
+    "zh-sacrebleu": "zh:ZhSacrebleuTokenizer",
+    "ja-mecab": "mecab_ja:MecabJaTokenizer",
+    "ko-mecab": "mecab_ko:MecabKoTokenizer",
+    "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
+    "rouge155": "rouge155_tok:Rouge155Tokenizer",
+    "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "nltk-word": "nltk_word:NltkWordTokenizer",
 }
 
 
