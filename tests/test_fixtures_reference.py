@@ -20,7 +20,7 @@ GOOD = {"must": PASS, "conv": MATCHES, "reject": REFUSED}
 
 
 def check(case: Case) -> None:
-    reference = get_adapter("reference")
+    reference = get_adapter("reference", case.metric)
     for expectation in case.expectations:
         outcome = run_expectation(case, expectation, reference)
         assert outcome.status == GOOD[case.verdict_class], (

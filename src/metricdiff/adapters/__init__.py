@@ -15,10 +15,22 @@ from metricdiff.metrics import family
 
 # name -> family -> "module:Class", imported lazily so a missing peer costs nothing.
 _REGISTRY: dict[str, dict[str, str]] = {
-    "reference": {"bleu": "reference:ReferenceBleuAdapter"},
+    "reference": {
+        "bleu": "reference:ReferenceBleuAdapter",
+        "rouge": "reference:ReferenceRougeAdapter",
+    },
     "sacrebleu": {"bleu": "sacrebleu:SacrebleuAdapter"},
     "nltk": {"bleu": "nltk:NltkAdapter"},
-    "pycocoevalcap": {"bleu": "pycocoevalcap:PycocoevalcapBleuAdapter"},
+    "pycocoevalcap": {
+        "bleu": "pycocoevalcap:PycocoevalcapBleuAdapter",
+        "rouge": "pycocoevalcap:PycocoevalcapRougeAdapter",
+    },
+    "rouge-score": {"rouge": "rouge_score:RougeScoreAdapter"},
+    "rouge-metric-py": {"rouge": "rouge_metric_py:RougeMetricPyAdapter"},
+    "rouge-pltrdy": {"rouge": "rouge_pltrdy:RougePltrdyAdapter"},
+    "py-rouge": {"rouge": "py_rouge:PyRougeAdapter"},
+    "torchmetrics": {"rouge": "torchmetrics:TorchmetricsRougeAdapter"},
+    "rouge155": {"rouge": "rouge155:Rouge155Adapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]

@@ -105,10 +105,14 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
 
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> OptionsT:
         """The default profile with ``overrides`` applied, refusing what the peer
-        cannot honour."""
+        cannot honour.  ROUGE's ``variant`` and ``n`` come from the metric name."""
         self.check_metric(metric)
+        overrides = overrides or {}
+        for axis in ("variant", "n"):
+            if axis in overrides and self.family == "rouge":
+                raise ConventionError(f"axis {axis!r} is set by the metric name ({metric})")
         default = self.default_options(metric)
-        options = with_overrides(default, overrides or {})
+        options = with_overrides(default, overrides)
         self.check(default, options)
         return options
 

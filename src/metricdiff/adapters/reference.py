@@ -1,21 +1,24 @@
-"""The reference, written from the papers, driven like any other implementation."""
+"""The reference, written from the papers, driven like any other implementation:
+the paper's profile by default, every axis settable."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from metricdiff.adapters.base import ANY, Adapter, References
-from metricdiff.conventions import AXES, BleuOptions
-from metricdiff.reference import bleu
-from metricdiff.results import BleuResult
+from metricdiff.conventions import AXES, BleuOptions, RougeOptions
+from metricdiff.metrics import METRICS, paper_options
+from metricdiff.reference import bleu, rouge
+from metricdiff.results import BleuResult, RougeResult
+
+_EVERY_AXIS = dict.fromkeys(AXES, ANY)
 
 
 class ReferenceBleuAdapter(Adapter[BleuOptions, BleuResult]):
-    """metricdiff's own reference: the paper's profile by default, every axis
-    settable."""
+    """BLEU as Papineni et al. (2002) define it (``reference/bleu.py``)."""
 
     name = "reference"
-    settable = dict.fromkeys(AXES, ANY)
+    settable = _EVERY_AXIS
 
     def default_options(self, metric: str) -> BleuOptions:
         return BleuOptions()
@@ -29,3 +32,29 @@ class ReferenceBleuAdapter(Adapter[BleuOptions, BleuResult]):
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> list[BleuResult]:
         return [bleu.sentence_bleu(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)]
+
+
+class ReferenceRougeAdapter(Adapter[RougeOptions, RougeResult]):
+    """ROUGE as Lin (2004) defines it (``reference/rouge.py``)."""
+
+    name = "reference"
+    family = "rouge"
+    metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
+    settable = _EVERY_AXIS
+
+    def default_options(self, metric: str) -> RougeOptions:
+        options = paper_options(metric)
+        assert isinstance(options, RougeOptions)
+        return options
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        return rouge.corpus_rouge(hyps, refs, options)
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> list[RougeResult]:
+        return [
+            rouge.sentence_rouge(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)
+        ]

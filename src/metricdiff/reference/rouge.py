@@ -16,9 +16,9 @@ ROUGE-W they are weighted (f(k) = k^weight applied) and R, P take f^-1.
 
 Sentences: a segment reaches the reference as one string whose sentences, for
 ``sentence_split=newline``, are separated by real line breaks ("\\n").  Input
-files hold one segment per line, so the command line turns the two-character
-escape backslash-n of an input line into a line break first
-(``decode_line_breaks``).
+files hold one segment per line, so the command line turns each two-character
+escape backslash-n of an input line into a line break before the reference
+sees it (``metricdiff.inputs.Corpus.with_sentence_breaks``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,6 @@ __all__ = [
     "EmptyInputError",
     "PairCounts",
     "corpus_rouge",
-    "decode_line_breaks",
     "f_score",
     "headline",
     "pair_counts",
@@ -70,13 +69,6 @@ class PairCounts:
 
 # --------------------------------------------------------------------------
 # Text: truncation, sentences, tokens, stopwords, stemming
-
-
-def decode_line_breaks(line: str) -> str:
-    """An input line with each two-character escape backslash-n turned into a
-    line break (ROUGE-SPLIT): how one line of a file carries several sentences.
-    A backslash-n meant literally cannot be written."""
-    return line.replace("\\n", "\n")
 
 
 def truncate_bytes(text: str, limit: int) -> str:
@@ -167,18 +159,26 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     """One segment as sentences of tokens, ready to count (ROUGE-TOK).
 
     Variants that do not look at sentences get the whole segment as one
-    sentence.  ``truncate`` says whether the ``truncate`` axis applies to this
-    side (the hypothesis always; references with ``truncate_side=both``).
+    sentence; a line break still separates tokens there, whatever the
+    tokenizer, as ROUGE-1.5.5 joins a text's lines with a space (``readText``)
+    and rouge-score's tokenizer treats the break as a separator.  ``truncate``
+    says whether the ``truncate`` axis applies to this side (the hypothesis
+    always; references with ``truncate_side=both``).
     """
     unit, _, number = options.truncate.partition(":")
     limit = int(number) if truncate and number else None
     if limit is not None and unit == "bytes":
         text = truncate_bytes(text, limit)
-    pieces = split_sentences(text, options.sentence_split) if by_sentence(options) else [text]
+    if by_sentence(options):
+        pieces = split_sentences(text, options.sentence_split)
+    else:
+        pieces = split_sentences(text, "newline") if "\n" in text else [text]
     sentences = [
         preprocess(piece, options.tokenize, options.lowercase, options.lowercase_stage)
         for piece in pieces
     ]
+    if not by_sentence(options) and len(sentences) > 1:
+        sentences = [[token for sentence in sentences for token in sentence]]
     if limit is not None and unit == "words":
         sentences = truncate_words(sentences, limit)
     return stem(remove_stopwords(sentences, options), options)
@@ -193,7 +193,10 @@ def _flat(sentences: Sentences) -> list[str]:
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Grams:
-    """How often each n-gram occurs in ``tokens`` (ROUGE-NGRAM, §2)."""
+    """How often each n-gram occurs in ``tokens`` (ROUGE-NGRAM, §2); an n-gram is
+    a tuple, except that a unigram is the token itself."""
+    if n == 1:
+        return Counter(tokens)
     return Counter(zip(*(tokens[i:] for i in range(n)), strict=False))
 
 
@@ -400,13 +403,18 @@ def f_score(precision: float, recall: float, f_measure: str) -> float:
     ``beta=B``: F = (1 + B²)PR / (R + B²P), Lin 2004 eq. 4 with β a constant
     (the paper sets β = P/R; pycocoevalcap uses 1.2).  0 when the denominator is.
     """
-    name, _, number = f_measure.partition("=")
-    value = float(number)
+    name, value = _f_parameter(f_measure)
     if name == "alpha":
         denominator = (1 - value) * precision + value * recall
         return precision * recall / denominator if denominator > 0 else 0.0
     denominator = recall + value * value * precision
     return (1 + value * value) * precision * recall / denominator if denominator > 0 else 0.0
+
+
+@lru_cache(maxsize=64)
+def _f_parameter(f_measure: str) -> tuple[str, float]:
+    name, _, number = f_measure.partition("=")
+    return name, float(number)
 
 
 def perl_round(value: float) -> float:
