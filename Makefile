@@ -12,6 +12,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[peers,dev]'
+	PYTHON=$(BIN)/python scripts/install-isolated-peers.sh
 	touch $(STAMP)
 
 # The main job: every available implementation on the bundled fixtures,

@@ -1,4 +1,8 @@
-"""pycocoevalcap's BLEU (``pycocoevalcap.bleu``: ``Bleu`` and its ``BleuScorer``).
+"""pycocoevalcap's BLEU (``pycocoevalcap.bleu``: ``Bleu`` and its ``BleuScorer``)
+and ROUGE-L (``pycocoevalcap.rouge``: ``Rouge``); one adapter class each.
+
+BLEU
+----
 
 pycocoevalcap splits each string on whitespace (``precook``: ``s.split()``).  In
 the COCO caption pipeline its text first goes through ``PTBTokenizer``, which runs
@@ -37,6 +41,32 @@ A segment without any reference makes ``Bleu.compute_score`` assert
 (``len(ref) >= 1``); the adapter raises ``MissingReferenceError`` instead of
 letting ``BleuScorer`` fail somewhere inside ``min()``.  The scorer's ``print``
 output is swallowed.
+
+ROUGE-L
+-------
+``Rouge`` (1.2) has ROUGE-L only.  Declared default profile, from
+``pycocoevalcap/rouge/rouge.py``:
+
+* ``tokenize=whitespace-strict``: ``calc_score`` splits with ``str.split(" ")``, so
+  two spaces make an empty token and ``""`` is one empty token -- an empty
+  hypothesis against an empty reference scores 1.  A caption has no sentences:
+  the lines of a segment (metricdiff's sentence marker ``"\\n"``) are joined with
+  one space first, empty lines dropped, as ROUGE-1.5.5 joins a text's lines and
+  as the reference reads a line break.  Other text axes are applied by
+  metricdiff and the tokens joined with single spaces (an empty token list
+  becomes ``""``, which the library then reads as one empty token).
+* ``multi_ref=max-p-max-r``: ``calc_score`` takes the largest precision and the
+  largest recall over the references, possibly of different references.
+* ``f_measure=beta=1.2`` (``self.beta = 1.2``): F = (1 + b^2) P R / (R + b^2 P),
+  0 when P or R is 0; ``report=f``: ``calc_score`` returns F only.
+* ``corpus_average=macro``: ``compute_score`` returns ``np.mean`` of the
+  per-image F.  Sentence-level LCS (``my_lcs``), no stemming, no stopwords.
+
+``Rouge`` does not return R and P: the adapter computes them as ``calc_score``
+does, with ``my_lcs`` and the same split, and their corpus values with the same
+``np.mean``; F is the library's.  The counts are the means over a segment's
+references (LCS, hypothesis length, reference length), as the reference reports
+them for ``max-p-max-r``.
 """
 
 from __future__ import annotations
@@ -47,9 +77,17 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from metricdiff.adapters._rouge_common import (
+    PeerRougeAdapter,
+    lines,
+    result,
+    summed_counts,
+    text_axes_are,
+    text_pipeline,
+)
 from metricdiff.adapters.base import ANY, Adapter, References
-from metricdiff.conventions import BleuOptions
-from metricdiff.results import BleuResult
+from metricdiff.conventions import BleuOptions, RougeOptions
+from metricdiff.results import BleuResult, RougeResult
 from metricdiff.tokenizers import preprocess
 
 # bleu_scorer.BleuScorer.compute_score's constants.
@@ -181,3 +219,97 @@ def _result(
         counts=tuple(correct),
         totals=tuple(guess),
     )
+
+
+# --------------------------------------------------------------------------
+# ROUGE-L
+
+
+class PycocoevalcapRougeAdapter(PeerRougeAdapter):
+    """The COCO caption evaluation ROUGE-L (``pycocoevalcap.rouge.rouge.Rouge``)."""
+
+    name = "pycocoevalcap"
+    distribution = "pycocoevalcap"
+    modules = ("pycocoevalcap.rouge.rouge",)
+    install_hint = "pip install 'metricdiff[peers]'"
+    metrics = ("rouge-l",)
+    profile: ClassVar[Mapping[str, Any]] = {
+        "tokenize": "whitespace-strict",
+        "lowercase": "none",
+        "lowercase_stage": "before-tokenize",
+        "sentence_split": "none",
+        "stemmer": "none",
+        "stem_min_length": 3,
+        "stopwords": "none",
+        "counts": "multiset",
+        "multi_ref": "max-p-max-r",
+        "f_measure": "beta=1.2",
+        "report": "f",
+        "rounding": "exact",
+        "corpus_average": "macro",
+        "wlcs": "paper",
+        "su_unigrams": "paper",
+        "truncate": "none",
+        "truncate_side": "hypothesis",
+        "empty_policy": "zero",
+        "bootstrap_seed": 0,
+        "bootstrap_samples": 1000,
+    }
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
+        "tokenize": ANY,
+        "lowercase": ANY,
+        "lowercase_stage": ANY,
+        "stopwords": ANY,
+        "stemmer": ANY,
+        "stem_min_length": ANY,
+        "report": ANY,
+    }
+
+    def _run(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> tuple[Any, list[RougeResult]]:
+        """``Rouge.compute_score``'s mean and each segment's scores."""
+        self.prepared(metric, options)
+        from pycocoevalcap.rouge.rouge import Rouge, my_lcs
+
+        if text_axes_are(options, tokenize="whitespace-strict", lowercase="none",
+                         lowercase_stage="before-tokenize", stemmer="none"):
+            def text(segment: str) -> str:
+                return " ".join(lines(segment))
+        else:
+            tokenize = text_pipeline(options)
+
+            def text(segment: str) -> str:
+                return " ".join(tokenize(segment))
+
+        segments = [(text(hyp), [text(r) for r in seg]) for hyp, seg in self.segments(hyps, refs)]
+        res = {index: [hyp] for index, (hyp, _) in enumerate(segments)}
+        gts = {index: seg for index, (_, seg) in enumerate(segments)}
+        rouge = Rouge()
+        average, per_image = rouge.compute_score(gts, res)
+        pairs = []
+        for (hyp, seg), fmeasure in zip(segments, per_image, strict=True):
+            # calc_score's own steps, for the P and R it does not return
+            token_c = hyp.split(" ")
+            lcs = [my_lcs(ref.split(" "), token_c) for ref in seg]
+            ref_lengths = [len(ref.split(" ")) for ref in seg]
+            precision = max(m / float(len(token_c)) for m in lcs)
+            recall = max(m / float(r) for m, r in zip(lcs, ref_lengths, strict=True))
+            counts = (sum(lcs) / len(seg), float(len(token_c)), sum(ref_lengths) / len(seg))
+            pairs.append(result(recall, precision, fmeasure, counts))
+        return average, pairs
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        import numpy as np
+
+        average, pairs = self._run(metric, hyps, refs, options)
+        recall = np.mean(np.array([p.recall for p in pairs]))
+        precision = np.mean(np.array([p.precision for p in pairs]))
+        return result(recall, precision, average, summed_counts(pairs))
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> list[RougeResult]:
+        return self._run(metric, hyps, refs, options)[1]
