@@ -17,6 +17,7 @@ from metricdiff import __version__
 from metricdiff.adapters import (
     AdapterUnavailable,
     AnyAdapter,
+    adapter_for_family,
     adapter_names,
     families_of,
     get_adapter,
@@ -28,8 +29,6 @@ from metricdiff.metrics import METRICS, Result, family
 from metricdiff.results import BleuResult
 
 EXIT_USAGE = 2
-#: The metric a family's adapter is listed under in ``impls`` and ``check``.
-_FAMILY_EXAMPLE = {"bleu": "bleu", "rouge": "rouge-1"}
 EXIT_IMPLEMENTATION_FAILED = 1
 
 
@@ -118,7 +117,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 def cmd_impls(args: argparse.Namespace) -> int:
     rows: list[dict[str, Any]] = []
     for name in adapter_names():
-        adapters = [get_adapter(name, _FAMILY_EXAMPLE[f]) for f in families_of(name)]
+        adapters = [adapter_for_family(name, f) for f in families_of(name)]
         reasons = [a.unavailable_reason() for a in adapters]
         rows.append({
             "name": name,
@@ -127,7 +126,7 @@ def cmd_impls(args: argparse.Namespace) -> int:
             "reason": "; ".join(reason for reason in reasons if reason),
             "metrics": [metric for a in adapters for metric in a.metrics],
             "profile": {
-                a.family: profile_of(a.default_options(_FAMILY_EXAMPLE[a.family]))
+                a.family: profile_of(a.default_options(a.metrics[0]))
                 for a in adapters
             },
         })
@@ -151,7 +150,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     adapters: list[AnyAdapter] = []
     for name in names:
         for adapter_family in families_of(name):
-            adapter = get_adapter(name, _FAMILY_EXAMPLE[adapter_family])
+            adapter = adapter_for_family(name, adapter_family)
             reason = adapter.unavailable_reason()
             if reason is None:
                 adapters.append(adapter)
@@ -162,7 +161,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     impls = list(dict.fromkeys(adapter.name for adapter in adapters))
     signatures = {
         f"{a.name} ({a.family})": a.signature(
-            _FAMILY_EXAMPLE[a.family], a.default_options(_FAMILY_EXAMPLE[a.family])
+            a.metrics[0], a.default_options(a.metrics[0])
         )
         for a in adapters
     }

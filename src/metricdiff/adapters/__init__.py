@@ -58,12 +58,16 @@ def _entry(name: str) -> dict[str, str]:
 def get_adapter(name: str, metric: str = "bleu") -> AnyAdapter:
     """The adapter of implementation ``name`` for ``metric`` (it may still be
     unavailable: see ``Adapter.unavailable_reason``)."""
-    wanted = family(metric)
+    return adapter_for_family(name, family(metric), metric)
+
+
+def adapter_for_family(name: str, wanted: str, metric: str | None = None) -> AnyAdapter:
+    """The adapter of implementation ``name`` for the family ``bleu`` or ``rouge``."""
     try:
         module_name, class_name = _entry(name)[wanted].split(":")
     except KeyError:
         raise UnsupportedOption(
-            f"{name} does not implement {metric!r} (it implements: "
+            f"{name} does not implement {metric or wanted!r} (it implements: "
             f"{', '.join(families_of(name))})"
         ) from None
     module = importlib.import_module(f"metricdiff.adapters.{module_name}")
@@ -76,6 +80,7 @@ __all__ = [
     "AdapterUnavailable",
     "AnyAdapter",
     "UnsupportedOption",
+    "adapter_for_family",
     "adapter_names",
     "families_of",
     "get_adapter",
