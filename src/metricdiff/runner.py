@@ -15,9 +15,12 @@ from typing import Any
 import attrs
 
 from metricdiff.adapters import AdapterUnavailable, AnyAdapter, UnsupportedOption
+from metricdiff.adapters.base import Tolerance
 from metricdiff.conventions import ConventionError
 from metricdiff.fixtures import Case, Expectation
 from metricdiff.metrics import Result
+
+EXACT = Tolerance()
 
 #: Outcome statuses, by what they mean for the implementation.
 PASS, FAIL, MATCHES, DIFFERS, REFUSED, ACCEPTED, NOT_APPLICABLE, CRASH = (
@@ -49,32 +52,37 @@ class Outcome:
         }
 
 
-def _close(expected: Any, actual: Any, tolerance: float) -> bool:
+def _close(expected: Any, actual: Any, tolerance: Tolerance, floor: float) -> bool:
     if isinstance(expected, list):
         return (
             isinstance(actual, Sequence)
             and len(expected) == len(actual)
-            and all(_close(e, a, tolerance) for e, a in zip(expected, actual, strict=True))
+            and all(_close(e, a, tolerance, floor) for e, a in zip(expected, actual, strict=True))
         )
     if isinstance(actual, float) and math.isnan(actual):
         return False
-    return abs(float(expected) - float(actual)) <= tolerance
+    return tolerance.allows(float(expected), float(actual), floor)
 
 
-def mismatches(result: Result, expectation: Expectation) -> list[str]:
-    """The expected fields ``result`` misses, each as ``field: expected X, got Y``."""
+def mismatches(
+    result: Result, expectation: Expectation, tolerance: Tolerance = EXACT
+) -> list[str]:
+    """The expected fields ``result`` misses, each as ``field: expected X, got Y``;
+    the case's tolerance and the implementation's stated one both apply."""
     actual = result.to_json()
     problems = []
     for field, expected in expectation.values.items():
         if field not in actual:
             problems.append(f"{field}: not a result field")
-        elif not _close(expected, actual[field], expectation.tolerance):
+        elif not _close(expected, actual[field], tolerance, expectation.tolerance):
             problems.append(f"{field}: expected {expected}, got {actual[field]}")
     return problems
 
 
-def _judge(case: Case, expectation: Expectation, result: Result) -> tuple[str, str]:
-    problems = mismatches(result, expectation)
+def _judge(
+    case: Case, expectation: Expectation, result: Result, tolerance: Tolerance
+) -> tuple[str, str]:
+    problems = mismatches(result, expectation, tolerance)
     if case.verdict_class == "reject":
         return ACCEPTED, f"returned score {result.headline} instead of refusing"
     if case.verdict_class == "must":
@@ -97,14 +105,14 @@ def run_expectation(case: Case, expectation: Expectation, adapter: AnyAdapter) -
     signature = adapter.signature(case.metric, options)
     try:
         result = adapter.corpus_score(case.metric, case.hyps, case.refs, options)
-    except AdapterUnavailable as error:
+    except (AdapterUnavailable, UnsupportedOption) as error:
         return attrs.evolve(base, detail=str(error), signature=signature)
     except Exception as error:  # a peer that raises is a finding, not our crash
         status = REFUSED if case.verdict_class == "reject" else CRASH
         return attrs.evolve(
             base, status=status, detail=f"{type(error).__name__}: {error}", signature=signature
         )
-    status, detail = _judge(case, expectation, result)
+    status, detail = _judge(case, expectation, result, adapter.tolerance)
     return Outcome(case.id, adapter.name, expectation.when, status, detail, result, signature)
 
 

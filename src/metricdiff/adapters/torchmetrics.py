@@ -47,7 +47,7 @@ from metricdiff.adapters._rouge_common import (
     text_axes_are,
     text_pipeline,
 )
-from metricdiff.adapters.base import ANY, References
+from metricdiff.adapters.base import ANY, References, Tolerance
 from metricdiff.adapters.rouge_score import rouge_type
 from metricdiff.conventions.rouge import RougeOptions
 from metricdiff.results import RougeResult
@@ -63,6 +63,7 @@ class TorchmetricsRougeAdapter(PeerRougeAdapter):
     """torchmetrics ``ROUGEScore``: ROUGE-1..9, ROUGE-L and ROUGE-Lsum."""
 
     name = "torchmetrics"
+    tolerance = Tolerance(relative=1e-6, reason="its results are float32 tensors")
     distribution = "torchmetrics"
     modules = ("torch", "torchmetrics.text.rouge")
     install_hint = "pip install 'metricdiff[torch]'"
