@@ -204,3 +204,75 @@ KNOWN_FINDINGS: dict[tuple[str, str], str] = {
         "reference scores the segment with r = 0."
     ),
 }
+
+
+#: Fixture cases on which an implementation disagrees with the reference configured
+#: as the implementation declares itself: (implementation, case id, the expectation's
+#: `when` as "axis=value" or "") -> the cause, naming the axis.  The fixture
+#: conformance test fails on a disagreement missing here and on a pin that no
+#: longer disagrees.
+FIXTURE_FINDINGS: dict[tuple[str, str, str], str] = {
+    ("sacrebleu", "conv_tok_curly_quotes", "tokenize=zh"): (
+        "tokenize: sacrebleu's zh is zh-sacrebleu (U+2001..U+2A6D count as Chinese, so "
+        "curly quotes are split off)"
+    ),
+    ("sacrebleu", "conv_tok_entities", "tokenize=intl"): (
+        "tokenize: sacrebleu's intl skips mteval-v14's entity decoding ('&amp;' stays)"
+    ),
+    ("sacrebleu", "conv_tok_zh_sacrebleu_dash", "tokenize=zh"): (
+        "tokenize: sacrebleu's zh is zh-sacrebleu ('—' is split off as if Chinese)"
+    ),
+    ("nltk", "conv_empty_order_short_exact", "empty_order=effective-order"): (
+        "empty_order: auto_reweigh drops the weights of the missing orders but keeps "
+        "max(1, 0) totals, whose float-min precisions show in the statistics"
+    ),
+    ("nltk", "conv_empty_order_short_exp", "empty_order=effective-order"): (
+        "empty_order: auto_reweigh keeps max(1, 0) totals, which exp smoothing then fills"
+    ),
+    ("nltk", "conv_empty_order_corpus_denominator_one", "empty_order=effective-order"): (
+        "empty_order: auto_reweigh looks at the pooled hypothesis length only, and the "
+        "per-segment max(1, count) totals stay"
+    ),
+    ("nltk", "conv_empty_both", "empty_policy=zero"): (
+        "BP: brevity_penalty returns 0 for c = 0 even when r = 0 (the reference: BP = 1); "
+        "the score is 0 either way"
+    ),
+    ("nltk", "must_smooth_cc4", ""): "smoothing=cc4: 1/(2^k K/ln c) instead of (ln c/K)^k",
+    ("nltk", "must_smooth_cc4_value", ""): "smoothing=cc4: 1/(2^k K/ln c) instead of (ln c/K)^k",
+    ("nltk", "must_smooth_cc4_corpus_length", ""): (
+        "smoothing=cc4 and empty_order: method4's formula, and max(1, 0) totals"
+    ),
+    ("nltk", "must_smooth_cc5", ""): "smoothing=cc5: averages precisions, not matched counts",
+    ("nltk", "must_smooth_cc5_perfect_match", ""): (
+        "smoothing=cc5: averaging precisions from P'_0 = P_1 + 1 lifts a perfect match to 111.67"
+    ),
+    ("nltk", "must_smooth_cc5_corpus_pooled", ""): (
+        "smoothing=cc5: precisions averaged, and P_5 from the last segment only"
+    ),
+    ("nltk", "must_smooth_cc6", ""): (
+        "smoothing=cc6: method6 asserts a non-zero trigram precision (AssertionError)"
+    ),
+    ("nltk", "must_smooth_cc6_alpha", ""): (
+        "smoothing=cc6: method6 asserts a non-zero trigram precision (AssertionError)"
+    ),
+    ("nltk", "must_smooth_cc7", ""): "smoothing=cc7: inherits method4's and method5's departures",
+    ("pycocoevalcap", "conv_empty_both", "empty_policy=zero"): (
+        "smoothing=epsilon: the empty pair has precisions 1e-15/1e-9 and BP = 0 "
+        "(ratio 1e-15/1e-9 < 1); the score is 0 as in the reference"
+    ),
+    ("rouge-metric-py", "must_rl_ignores_sentences", ""): (
+        "variant: its 'rouge-l' is summary-level union LCS over the sentences (lsum)"
+    ),
+    ("rouge-metric-py", "must_rl_union_pair_sentence_level", ""): (
+        "variant: its 'rouge-l' is summary-level union LCS over the sentences (lsum)"
+    ),
+    ("rouge-pltrdy", "must_rl_partial", ""): (
+        "variant: its ROUGE-L works on the sets of words of '.'-split sentences"
+    ),
+    ("rouge-pltrdy", "must_rl_repeated_words", ""): (
+        "counts: its ROUGE-L counts distinct words (a set), so repeats vanish"
+    ),
+    ("rouge-pltrdy", "conv_rtok_punctuation", "tokenize=none"): (
+        "tokenize: '.' separates tokens and vanishes ('3.5' -> '3 5')"
+    ),
+}

@@ -44,8 +44,8 @@ class Tolerance:
     count as equal, and why.  Counts are always compared exactly."""
 
     absolute: float = 0.0
-    relative: float = 0.0
-    reason: str = "exact arithmetic in Python floats"
+    relative: float = 1e-9
+    reason: str = "Python floats: the same formula in another order of operations"
 
     def allows(self, expected: float, actual: float, floor: float) -> bool:
         """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
