@@ -82,6 +82,9 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
     #: How closely its numbers are expected to match an exact derivation.
     tolerance: ClassVar[Tolerance] = Tolerance()
+    #: How many cases ``metricdiff.execution`` hands to one ``score_cases`` call;
+    #: an adapter with a high fixed cost per call (a process) wants more.
+    batch_size: ClassVar[int] = 200
 
     def version(self) -> str:
         """The installed version of the peer, or ``unknown``."""
@@ -163,6 +166,25 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             self.corpus_score(metric, [hyp], [seg], options)
             for hyp, seg in zip(hyps, refs, strict=True)
         ]
+
+    def score_cases(
+        self,
+        metric: str,
+        cases: Sequence[tuple[Sequence[str], References]],
+        options: OptionsT,
+    ) -> list[ResultT | BaseException]:
+        """Each case ``(hyps, refs)`` scored as a corpus, in order: its result, or
+        the exception its ``corpus_score`` raised.  One case's failure never costs
+        another its result.  The default calls ``corpus_score`` once per case; an
+        adapter whose calls are expensive (a process each) overrides it to score
+        many cases at once, with the same outcome per case."""
+        outcomes: list[ResultT | BaseException] = []
+        for hyps, refs in cases:
+            try:
+                outcomes.append(self.corpus_score(metric, hyps, refs, options))
+            except Exception as error:  # recorded as this case's outcome
+                outcomes.append(error)
+        return outcomes
 
     def signature(self, metric: str, options: OptionsT) -> str:
         return signature(metric, f"{self.name}-{self.version()}", options)

@@ -1,0 +1,119 @@
+"""Adapters that misbehave on purpose, for ``test_execution.py``.
+
+They are loaded by ``Job.adapter_path`` ("fake_adapters:Class") in worker
+processes, which find this module because ``tests/`` is on ``sys.path`` (pytest
+puts it there; spawned workers inherit the parent's ``sys.path``).
+
+``MisbehavingAdapter`` scores a case from its first hypothesis: a marker word
+makes it misbehave, any other text gets a result computed from the text alone,
+so a test can say what every well-behaved case must give.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Collection, Mapping, Sequence
+from typing import ClassVar
+
+from metricdiff.adapters.base import ANY, Adapter, References
+from metricdiff.conventions import RougeOptions
+from metricdiff.metrics import with_variant
+from metricdiff.results import RougeResult
+
+#: marker -> what the adapter does; "FINE" cases are scored normally.
+MARKERS = {
+    "RAISE": "crash",
+    "SYSEXIT": "crash",
+    "HANG": "timeout",
+    "EXIT": "crash",
+    "KILL": "crash",
+    "NAN": "invalid-output",
+    "RECALL15": "invalid-output",
+    "NEGCOUNT": "invalid-output",
+}
+
+
+def expected(hyps: Sequence[str]) -> RougeResult:
+    """What a well-behaved case gives."""
+    words = sum(len(hyp.split()) for hyp in hyps)
+    return RougeResult(1 / (1 + words), 0.5, 0.25, float(words), float(len(hyps)), 1.0)
+
+
+class MisbehavingAdapter(Adapter[RougeOptions, RougeResult]):
+    name = "misbehaving"
+    family = "rouge"
+    metrics = ("rouge-1",)
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {"stemmer": ANY}
+    batch_size = 4
+
+    def default_options(self, metric: str) -> RougeOptions:
+        return with_variant(RougeOptions(), metric)
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        marker = hyps[0].split()[0] if hyps and hyps[0].split() else ""
+        if marker == "RAISE":
+            raise ValueError("bad input\non two lines")
+        if marker == "SYSEXIT":
+            sys.exit(2)
+        if marker == "HANG":
+            time.sleep(3600)
+        if marker == "EXIT":
+            os._exit(3)
+        if marker == "KILL":
+            os.kill(os.getpid(), signal.SIGKILL)
+        if marker == "NAN":
+            return RougeResult(float("nan"), 0.5, 0.5)
+        if marker == "RECALL15":
+            return RougeResult(1.5, 0.5, 0.5)
+        if marker == "NEGCOUNT":
+            return RougeResult(0.5, 0.5, 0.5, -1.0, 2.0, 2.0)
+        return expected(hyps)
+
+
+class BigBatchAdapter(MisbehavingAdapter):
+    """The same, with every case in one chunk."""
+
+    batch_size = 2000
+
+
+class UnavailableAdapter(MisbehavingAdapter):
+    def unavailable_reason(self) -> str | None:
+        return "unavailable: install: pip install nothing"
+
+
+class CountingAdapter(MisbehavingAdapter):
+    """Reports which process scored each case (in ``hyp_total``)."""
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        return RougeResult(0.5, 0.5, 0.5, 0.0, float(os.getpid()), 1.0)
+
+
+class EnvAdapter(MisbehavingAdapter):
+    """Reports ``$METRICDIFF_FAKE_VALUE`` as its match count (-1 when unset)."""
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        return RougeResult(0.5, 0.5, 0.5, float(os.environ.get("METRICDIFF_FAKE_VALUE", "-1")))
+
+
+class ChildHangAdapter(MisbehavingAdapter):
+    """Starts ``sleep 3600``, writes its pid to ``$METRICDIFF_FAKE_PIDFILE`` and
+    hangs: a timeout must take the child along."""
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        child = subprocess.Popen(["sleep", "3600"])
+        with open(os.environ["METRICDIFF_FAKE_PIDFILE"], "w") as out:
+            out.write(str(child.pid))
+        time.sleep(3600)
+        raise AssertionError("unreachable")
