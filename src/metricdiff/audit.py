@@ -1,0 +1,563 @@
+"""The differential audit: every implementation on shared cases, every
+disagreement explained by the convention that causes it.
+
+For each metric, each available implementation runs under its declared profile
+(and, for ROUGE, with its own stemmer switched on), and the reference runs under
+each of those profiles plus the paper's.  Two comparisons follow:
+
+- **conformance**: an implementation against the reference configured as the
+  implementation claims to be; a difference is a defect or an undeclared
+  convention, and the explainer names the axis that reproduces it;
+- **agreement**: implementations against each other; a difference is what users
+  trip over, and its cause is the axis on which their (explained) profiles part.
+
+Disagreements are grouped by cause, each group shown with a minimal example.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from metricdiff import shrink
+from metricdiff.adapters import AnyAdapter, adapter_names, get_adapter
+from metricdiff.adapters.base import Tolerance
+from metricdiff.compare import first_difference, headline_delta, headlines_differ
+from metricdiff.conventions import profile_of, with_overrides
+from metricdiff.execution import CaseResult, Job, run_jobs
+from metricdiff.explain import Explanation, Reproducer, explain
+from metricdiff.findings import Example, Finding, sort_findings
+from metricdiff.metrics import Options, Result, family
+
+REFERENCE = "reference"
+#: The stemmer the reference's "stemmed" profile uses: Porter's own algorithm.
+REFERENCE_STEMMER = "porter-original"
+#: At most this many explainer searches per implementation and metric; the
+#: rest of its disagreements are grouped by their first differing statistic.
+MAX_SEARCHES = 24
+
+
+@attrs.frozen
+class AuditCase:
+    """One input the audit scores: its hypotheses and each segment's references."""
+
+    id: str
+    hyps: tuple[str, ...]
+    refs: tuple[tuple[str | None, ...], ...]
+    source: str  # "fixture", "user" or "generated"
+    klass: str = ""
+
+    @property
+    def sample(self) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]:
+        return self.hyps, self.refs
+
+    def size(self) -> int:
+        """How big the case is, for picking the smallest example."""
+        texts = [*self.hyps, *(r or "" for refs in self.refs for r in refs)]
+        return sum(len(text) for text in texts) + 10 * len(texts)
+
+
+@attrs.frozen
+class Participant:
+    """An implementation under one profile: ``declared``, ``stemmed`` or ``paper``."""
+
+    impl: str
+    label: str
+    metric: str
+    options: Options
+    tolerance: Tolerance
+    signature: str
+
+    @property
+    def name(self) -> str:
+        return self.impl if self.label in ("declared", "paper") else f"{self.impl}+{self.label}"
+
+
+@attrs.frozen
+class Scores:
+    """Every participant's and every reference run's results on the cases."""
+
+    own: dict[str, list[CaseResult]]  # participant name -> per case
+    reference: dict[str, list[CaseResult]]  # participant name -> reference as it
+
+
+def _stemmed_value(adapter: AnyAdapter, declared: Options) -> str | None:
+    """The implementation's own stemmer, if it has one and it is off by default."""
+    if getattr(declared, "stemmer", "none") != "none":
+        return None
+    if adapter.name == REFERENCE:
+        return REFERENCE_STEMMER
+    allowed = adapter.settable.get("stemmer", ())
+    if allowed is None:
+        return REFERENCE_STEMMER
+    return next((value for value in allowed if value != "none"), None)
+
+
+def participants(metric: str, impls: Sequence[str]) -> tuple[list[Participant], list[str]]:
+    """Who takes part in ``metric``, and why the others cannot."""
+    chosen: list[Participant] = []
+    skipped: list[str] = []
+    for name in impls:
+        try:
+            adapter = get_adapter(name, metric)
+        except Exception:  # it does not implement this metric at all
+            continue
+        if metric not in adapter.metrics:
+            continue
+        reason = adapter.unavailable_reason()
+        if reason is not None:
+            skipped.append(reason)
+            continue
+        declared = adapter.options(metric, {})
+        label = "paper" if name == REFERENCE else "declared"
+        chosen.append(_participant(adapter, metric, label, declared))
+        stemmer = _stemmed_value(adapter, declared) if family(metric) == "rouge" else None
+        if stemmer is not None:
+            try:
+                stemmed = adapter.options(metric, {"stemmer": stemmer})
+            except Exception:  # the stemmer cannot be switched on here
+                continue
+            chosen.append(_participant(adapter, metric, "stemmed", stemmed))
+    return chosen, skipped
+
+
+def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options) -> Participant:
+    return Participant(
+        adapter.name, label, metric, options, adapter.tolerance,
+        adapter.signature(metric, options),
+    )
+
+
+def score_everything(
+    metric: str,
+    cases: Sequence[AuditCase],
+    people: Sequence[Participant],
+    workers: int,
+    timeout: float,
+) -> Scores:
+    """One job per participant and one per reference-as-participant, run together."""
+    samples = tuple(case.sample for case in cases)
+    jobs = [Job(p.impl, metric, p.options, samples, p.name) for p in people]
+    jobs += [Job(REFERENCE, metric, p.options, samples, f"reference-as-{p.name}")
+             for p in people if p.impl != REFERENCE]
+    outcomes = run_jobs(jobs, workers=workers, timeout=timeout)
+    own = {p.name: outcomes[i] for i, p in enumerate(people)}
+    as_them = iter(outcomes[len(people):])
+    reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
+    return Scores(own, reference)
+
+
+# ---------------------------------------------------------------- conformance
+
+
+@attrs.frozen
+class Disagreement:
+    case: int
+    difference: str
+    delta: float
+
+
+@attrs.frozen
+class Witness:
+    """How to tell whether a smaller case still shows a finding with the same
+    cause: who is compared, and the configuration under which the reference must
+    reproduce the right-hand side (None: only that they still differ)."""
+
+    kind: str
+    left: Participant
+    right: Participant | None
+    reproduce: Options | None
+    stage: str
+    #: The profile under which the reference reproduces the left-hand side.
+    base: Options | None = None
+
+
+def _stage(difference: str) -> str:
+    return difference.split("[")[0].split(":")[0]
+
+
+Found = list[tuple[Finding, Witness]]
+
+
+def _failure_findings(
+    metric: str, person: Participant, cases: Sequence[AuditCase], results: Sequence[CaseResult]
+) -> Found:
+    """crash / timeout / invalid-output, grouped by kind and error type."""
+    groups: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for index, outcome in enumerate(results):
+        # A case the implementation cannot take (say, three references where it
+        # takes one) is not applicable to it, not a failure.
+        if outcome.status != "ok" and not outcome.error.startswith("UnsupportedOption"):
+            groups[(outcome.status, outcome.error.split(":")[0])].append(index)
+    findings: Found = []
+    for (kind, error_type), indices in groups.items():
+        smallest = min(indices, key=lambda i: cases[i].size())
+        case = cases[smallest]
+        findings.append((Finding(
+            metric, person.name, "", kind, "", ("", ""), "", len(indices), 0.0,
+            Example(case.id, case.hyps, case.refs, None, None, results[smallest].error),
+            {person.name: person.signature}, tuple(cases[i].id for i in indices), False,
+        ), Witness(kind, person, None, None, error_type)))
+    return findings
+
+
+def conformance(
+    metric: str, person: Participant, cases: Sequence[AuditCase], scores: Scores
+) -> tuple[Found, dict[int, Options | None]]:
+    """The participant against the reference configured as it; also, per case,
+    the profile that reproduces it (its declared one, an explained one, or None)."""
+    own = scores.own[person.name]
+    ref = scores.reference[person.name]
+    effective: dict[int, Options | None] = {}
+    open_cases: list[Disagreement] = []
+    for index, (mine, theirs) in enumerate(zip(own, ref, strict=True)):
+        if mine.result is None:
+            effective[index] = None
+            continue
+        if theirs.result is None:
+            effective[index] = None
+            continue
+        difference = first_difference(mine.result, theirs.result, person.tolerance)
+        if difference is None:
+            effective[index] = person.options
+        else:
+            open_cases.append(Disagreement(
+                index, str(difference), headline_delta(mine.result, theirs.result)
+            ))
+    findings = _failure_findings(metric, person, cases, own)
+    groups = _explain_groups(metric, person, cases, own, open_cases)
+    for explanation, members in groups:
+        for member in members:
+            effective[member.case] = explanation.options
+        finding = _conformance_finding(metric, person, cases, scores, explanation, members)
+        witness = Witness("conformance", person, None, explanation.options,
+                          _stage(finding.first_difference), person.options)
+        findings.append((finding, witness))
+    return findings, effective
+
+
+def _explain_groups(
+    metric: str,
+    person: Participant,
+    cases: Sequence[AuditCase],
+    own: Sequence[CaseResult],
+    open_cases: Sequence[Disagreement],
+) -> list[tuple[Explanation, list[Disagreement]]]:
+    """Explain the smallest open disagreement, claim every other one that the same
+    explanation reproduces, and repeat."""
+    remaining = sorted(open_cases, key=lambda d: cases[d.case].size())
+    groups: list[tuple[Explanation, list[Disagreement]]] = []
+    searches = 0
+    while remaining:
+        seed = remaining[0]
+        if searches >= MAX_SEARCHES:
+            groups.append((Explanation("unexplained", ("", ""), None, None), remaining))
+            break
+        searches += 1
+        target = own[seed.case].result
+        assert target is not None
+        explanation = explain(
+            metric, person.options, [cases[seed.case].sample], [target], person.tolerance
+        )
+        claimed = [seed] + [
+            d for d in remaining[1:]
+            if explanation.options is not None
+            and _reproduces(metric, explanation.options, cases[d.case], own[d.case], person)
+        ]
+        if explanation.options is None:
+            claimed = [seed] + [d for d in remaining[1:] if _same_stage(d, seed)]
+        groups.append((explanation, claimed))
+        taken = {d.case for d in claimed}
+        remaining = [d for d in remaining if d.case not in taken]
+    return groups
+
+
+def _same_stage(a: Disagreement, b: Disagreement) -> bool:
+    return _stage(a.difference) == _stage(b.difference)
+
+
+def _reproduces(
+    metric: str, options: Options, case: AuditCase, outcome: CaseResult, person: Participant
+) -> bool:
+    if outcome.result is None:
+        return False
+    return Reproducer(metric, [case.sample], [outcome.result], person.tolerance).reproduces(
+        options
+    )
+
+
+def _conformance_finding(
+    metric: str,
+    person: Participant,
+    cases: Sequence[AuditCase],
+    scores: Scores,
+    explanation: Explanation,
+    members: Sequence[Disagreement],
+) -> Finding:
+    smallest = min(members, key=lambda d: cases[d.case].size())
+    case = cases[smallest.case]
+    return Finding(
+        metric,
+        person.name,
+        REFERENCE,
+        "conformance",
+        explanation.axis,
+        explanation.values,
+        smallest.difference,
+        len(members),
+        max(d.delta for d in members),
+        Example(case.id, case.hyps, case.refs, scores.own[person.name][smallest.case].result,
+                scores.reference[person.name][smallest.case].result),
+        {person.name: person.signature, f"{REFERENCE}-as-{person.name}": person.signature},
+        tuple(cases[d.case].id for d in members),
+        explanation.explained,
+    )
+
+
+# ------------------------------------------------------------------ agreement
+
+
+def _cause(
+    metric: str,
+    left: Options,
+    right: Options,
+    case: AuditCase,
+    target: Result,
+    tolerance: Tolerance,
+    tried: list[tuple[tuple[str, str], ...]],
+) -> tuple[str, tuple[str, str]]:
+    """The axis (or pair) on which two effective profiles part that turns the
+    reference as ``left`` into ``right``'s result on ``case``."""
+    a, b = profile_of(left), profile_of(right)
+    differing = [(axis, b[axis]) for axis in a if a[axis] != b[axis] and axis != "n"]
+    reproducer = Reproducer(metric, [case.sample], [target], tolerance)
+    for changes in tried:  # causes seen before on this pair usually hold again
+        try:
+            options = with_overrides(left, dict(changes))
+        except Exception:
+            continue
+        if reproducer.reproduces(options):
+            return _named(a, changes)
+    explanation = explain(metric, left, [case.sample], [target], tolerance, differing)
+    if explanation.explained and explanation.axis:
+        changes = tuple(zip(explanation.axis.split(","), explanation.values[1].split(","),
+                            strict=True))
+        tried.append(changes)
+        return _named(a, changes)
+    # No one or two axes do it; all the axes on which the profiles part may.
+    everything = tuple(differing)
+    if len(everything) > 2 and reproducer.reproduces(with_overrides(left, dict(everything))):
+        tried.append(everything)
+        return _named(a, everything)
+    return "unexplained", ("", "")
+
+
+def _named(
+    before: dict[str, str], changes: Sequence[tuple[str, str]]
+) -> tuple[str, tuple[str, str]]:
+    return (
+        ",".join(axis for axis, _ in changes),
+        (",".join(before[axis] for axis, _ in changes), ",".join(v for _, v in changes)),
+    )
+
+
+def agreement(
+    metric: str,
+    left: Participant,
+    right: Participant,
+    cases: Sequence[AuditCase],
+    scores: Scores,
+    effective: dict[str, dict[int, Options | None]],
+) -> Found:
+    """Two participants against each other, grouped by the axis that parts them."""
+    tolerance = Tolerance(
+        max(left.tolerance.absolute, right.tolerance.absolute),
+        max(left.tolerance.relative, right.tolerance.relative),
+    )
+    groups: dict[tuple[str, tuple[str, str]], list[tuple[int, str, float]]] = defaultdict(list)
+    reproduce: dict[tuple[str, tuple[str, str]], Options | None] = {}
+    bases: dict[tuple[str, tuple[str, str]], Options | None] = {}
+    tried: list[tuple[tuple[str, str], ...]] = []
+    for index, case in enumerate(cases):
+        a = scores.own[left.name][index].result
+        b = scores.own[right.name][index].result
+        if a is None or b is None or not headlines_differ(a, b, tolerance):
+            continue
+        difference = first_difference(a, b, tolerance)
+        left_profile = effective[left.name].get(index)
+        right_profile = effective[right.name].get(index)
+        if left_profile is None or right_profile is None:
+            cause: tuple[str, tuple[str, str]] = ("unexplained", ("", ""))
+        else:
+            cause = _cause(metric, left_profile, right_profile, case, b, tolerance, tried)
+        groups[cause].append((index, str(difference or ""), headline_delta(a, b)))
+        if cause not in reproduce:
+            reproduce[cause] = _reproducing(left_profile, cause)
+            bases[cause] = left_profile
+    findings: Found = []
+    for (axis, values), members in groups.items():
+        smallest = min(members, key=lambda m: cases[m[0]].size())
+        case = cases[smallest[0]]
+        finding = Finding(
+            metric, left.name, right.name, "agreement", axis, values, smallest[1],
+            len(members), max(m[2] for m in members),
+            Example(case.id, case.hyps, case.refs, scores.own[left.name][smallest[0]].result,
+                    scores.own[right.name][smallest[0]].result),
+            {left.name: left.signature, right.name: right.signature},
+            tuple(cases[m[0]].id for m in members), axis != "unexplained",
+        )
+        witness = Witness("agreement", left, right, reproduce[(axis, values)],
+                          _stage(smallest[1]), bases[(axis, values)])
+        findings.append((finding, witness))
+    return findings
+
+
+def _reproducing(
+    left: Options | None, cause: tuple[str, tuple[str, str]]
+) -> Options | None:
+    """The left profile with the cause's axes set to the right's values."""
+    axis, (_, new) = cause
+    if left is None or axis in ("", "unexplained"):
+        return None
+    try:
+        return with_overrides(left, dict(zip(axis.split(","), new.split(","), strict=True)))
+    except Exception:
+        return None
+
+
+# ----------------------------------------------------------------- the audit
+
+
+@attrs.frozen
+class MetricAudit:
+    """Everything the audit found for one metric."""
+
+    metric: str
+    participants: list[Participant]
+    skipped: list[str]
+    cases: list[AuditCase]
+    scores: Scores
+    findings: list[Finding]
+    #: For each finding, in the same order, how it was established.
+    witnesses: list[Witness]
+
+
+def audit_metric(
+    metric: str,
+    cases: Sequence[AuditCase],
+    impls: Sequence[str] | None = None,
+    workers: int = 1,
+    timeout: float = 60.0,
+    minimise: bool = True,
+    progress: Callable[[str], None] = lambda _message: None,
+) -> MetricAudit:
+    """Run, compare, explain, group and shrink, for one metric."""
+    people, skipped = participants(metric, list(impls or adapter_names()))
+    progress(f"{metric}: {len(people)} participants on {len(cases)} cases")
+    scores = score_everything(metric, cases, people, workers, timeout)
+    found: Found = []
+    effective: dict[str, dict[int, Options | None]] = {}
+    for person in people:
+        if person.impl == REFERENCE:
+            found += _failure_findings(metric, person, cases, scores.own[person.name])
+            effective[person.name] = {
+                i: (person.options if r.result is not None else None)
+                for i, r in enumerate(scores.own[person.name])
+            }
+            continue
+        conforming, effective[person.name] = conformance(metric, person, cases, scores)
+        found += conforming
+    for index, left in enumerate(people):
+        for right in people[index + 1:]:
+            if (left.label == "stemmed") == (right.label == "stemmed"):
+                found += agreement(metric, left, right, cases, scores, effective)
+    progress(f"{metric}: {len(found)} findings")
+    pairs = [
+        (minimise_finding(metric, finding, witness, timeout) if minimise else finding, witness)
+        for finding, witness in found
+    ]
+    order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
+    pairs.sort(key=lambda pair: order[id(pair[0])])
+    return MetricAudit(
+        metric, people, skipped, list(cases), scores,
+        [f for f, _ in pairs], [w for _, w in pairs],
+    )
+
+
+# ------------------------------------------------------------------ shrinking
+
+
+def _run(person: Participant, options: Options, samples: Sequence[shrink.Sample],
+         metric: str, timeout: float, impl: str | None = None) -> list[CaseResult]:
+    job = Job(impl or person.impl, metric, options, tuple(samples), person.name)
+    return run_jobs([job], workers=1, timeout=timeout)[0]
+
+
+def holds_for(metric: str, witness: Witness, timeout: float) -> shrink.Holds:
+    """The test a smaller case must pass to still show the finding."""
+    left = witness.left
+
+    def holds(samples: Sequence[shrink.Sample]) -> list[bool]:
+        mine = _run(left, left.options, samples, metric, timeout)
+        if witness.kind in ("crash", "timeout", "invalid-output"):
+            return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
+                    for r in mine]
+        if witness.right is None:
+            other = _run(left, left.options, samples, metric, timeout, impl=REFERENCE)
+        else:
+            other = _run(witness.right, witness.right.options, samples, metric, timeout)
+        verdicts = []
+        for sample, a, b in zip(samples, mine, other, strict=True):
+            verdicts.append(_still(metric, witness, sample, a.result, b.result))
+        return verdicts
+
+    return holds
+
+
+def _still(metric: str, witness: Witness, sample: shrink.Sample,
+           a: Result | None, b: Result | None) -> bool:
+    if a is None or b is None:
+        return False
+    if witness.kind == "agreement":
+        assert witness.right is not None
+        tolerance = Tolerance(
+            max(witness.left.tolerance.absolute, witness.right.tolerance.absolute),
+            max(witness.left.tolerance.relative, witness.right.tolerance.relative),
+        )
+        if not headlines_differ(a, b, tolerance):
+            return False
+        if witness.reproduce is None:  # unexplained: keep at least where it shows
+            return _stage(str(first_difference(a, b, tolerance))) == witness.stage
+        target = b
+    else:
+        difference = first_difference(a, b, witness.left.tolerance)
+        if difference is None or _stage(str(difference)) != witness.stage:
+            return False
+        target, tolerance = a, witness.left.tolerance
+    if witness.reproduce is None:
+        return True
+    return Reproducer(metric, [sample], [target], tolerance).reproduces(witness.reproduce)
+
+
+def minimise_finding(metric: str, finding: Finding, witness: Witness, timeout: float) -> Finding:
+    """The finding shown with the smallest example that still has its cause."""
+    start: shrink.Sample = (finding.example.hyps, finding.example.refs)
+    smallest = shrink.minimise(start, holds_for(metric, witness, timeout))
+    if smallest == start:
+        return finding
+    hyps, refs = smallest
+    mine = _run(witness.left, witness.left.options, [smallest], metric, timeout)[0]
+    if witness.right is None and witness.kind == "conformance":
+        other = _run(witness.left, witness.left.options, [smallest], metric, timeout,
+                     impl=REFERENCE)[0]
+    elif witness.right is not None:
+        other = _run(witness.right, witness.right.options, [smallest], metric, timeout)[0]
+    else:
+        other = mine
+    example = Example(
+        f"{finding.example.case_id}~min", hyps, refs, mine.result,
+        other.result if witness.kind != "crash" else None, mine.error,
+    )
+    return attrs.evolve(finding, example=example)

@@ -1,0 +1,154 @@
+"""Writing what an audit found: ``findings.json``, the raw per-case results as JSON
+Lines, and minimal counterexamples as fixtures."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from metricdiff.audit import REFERENCE, MetricAudit, Witness
+from metricdiff.conventions import profile_of
+from metricdiff.findings import Finding
+from metricdiff.fixtures import FORMAT_VERSION
+
+#: Axes a fixture never pins: the metric name sets them.
+_NOT_PINNED = ("variant", "n")
+
+
+def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
+    return [finding.to_json() for audit in audits for finding in audit.findings]
+
+
+def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
+    """``findings.json`` and ``results.jsonl`` in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    findings = out_dir / "findings.json"
+    findings.write_text(
+        json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    results = out_dir / "results.jsonl"
+    with results.open("w", encoding="utf-8") as stream:
+        for audit in audits:
+            for row in result_rows(audit):
+                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
+    return [findings, results]
+
+
+def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
+    """One row per participant and case, and per reference run as a participant."""
+    rows = []
+    for person in audit.participants:
+        runs = [(person.name, audit.scores.own[person.name])]
+        if person.name in audit.scores.reference:
+            runs.append((f"{REFERENCE}-as-{person.name}", audit.scores.reference[person.name]))
+        for label, outcomes in runs:
+            for case, outcome in zip(audit.cases, outcomes, strict=True):
+                rows.append({
+                    "metric": audit.metric,
+                    "impl": label,
+                    "signature": person.signature,
+                    "case": case.id,
+                    "source": case.source,
+                    "status": outcome.status,
+                    "error": outcome.error,
+                    "result": None if outcome.result is None else outcome.result.to_json(),
+                })
+    return rows
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _reference_gives(finding: Finding, options: dict[str, str], expect: dict[str, Any]) -> bool:
+    """Whether the reference, configured as the expectation says, gives its values:
+    a saved fixture must hold as a regression test."""
+    from metricdiff.adapters import get_adapter
+    from metricdiff.conventions import with_overrides
+    from metricdiff.fixtures import Expectation
+    from metricdiff.metrics import paper_options
+    from metricdiff.runner import mismatches
+
+    reference = get_adapter(REFERENCE, finding.metric)
+    try:
+        config = with_overrides(paper_options(finding.metric), {**options, **expect["when"]})
+        result = reference.corpus_score(
+            finding.metric, finding.example.hyps, finding.example.refs, config
+        )
+    except Exception:  # the configuration does not run: not a usable fixture
+        return False
+    values = {k: v for k, v in expect.items() if k not in ("when", "source")}
+    return not mismatches(result, Expectation({}, values, "", 1e-6))
+
+
+def _expect(finding: Finding, side: str) -> dict[str, Any] | None:
+    result = finding.example.result_a if side == "a" else finding.example.result_b
+    if result is None:
+        return None
+    axes = finding.axis.split(",")
+    values = finding.values[0 if side == "a" else 1].split(",")
+    if finding.kind == "conformance":  # a is the implementation = the new values
+        values = finding.values[1 if side == "a" else 0].split(",")
+    who = finding.impl_a if side == "a" else finding.impl_b
+    return {
+        "when": dict(zip(axes, values, strict=True)),
+        "source": f"metricdiff audit: {who} ({finding.signatures.get(who, 'the reference')})",
+        **{k: v for k, v in result.to_json().items() if v is not None},
+    }
+
+
+def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
+    """A ``conv_`` fixture recording an explained finding's minimal case: one
+    expectation per convention value."""
+    if finding.kind not in ("conformance", "agreement") or not finding.explained:
+        return None
+    if finding.axis in ("", "unexplained"):
+        return None
+    if witness.base is None:
+        return None
+    options = {k: v for k, v in profile_of(witness.base).items()
+               if k not in _NOT_PINNED and k not in finding.axis.split(",")}
+    expects = [
+        e for e in (_expect(finding, "a"), _expect(finding, "b"))
+        if e is not None and _reference_gives(finding, options, e)
+    ]
+    if len(expects) < 2:
+        return None
+    return {
+        "id": _slug(f"conv_found_{finding.metric}_{finding.impl_a}_{finding.impl_b}_"
+                    f"{finding.axis}_{finding.values[1]}"),
+        "metric": finding.metric,
+        "description": (
+            f"Found by metricdiff audit ({finding.kind}): {finding.impl_a} vs "
+            f"{finding.impl_b} part on {finding.axis} ({finding.values[0]} vs "
+            f"{finding.values[1]}); first difference {finding.first_difference}."
+        ),
+        "hyps": list(finding.example.hyps),
+        "refs": [[r or "" for r in refs] for refs in finding.example.refs],
+        "options": options,
+        "tolerance": 1e-6,
+        "expect": expects,
+    }
+
+
+def save_fixtures(directory: Path, audits: Sequence[MetricAudit]) -> Path | None:
+    """Write each explained minimal counterexample as a fixture; one file per run."""
+    cases = []
+    seen = set()
+    for audit in audits:
+        for finding, witness in zip(audit.findings, audit.witnesses, strict=True):
+            case = fixture_of(finding, witness)
+            if case is not None and case["id"] not in seen:
+                seen.add(case["id"])
+                cases.append(case)
+    if not cases:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "found.toml"
+    path.write_text(tomli_w.dumps({"format": FORMAT_VERSION, "case": cases}), encoding="utf-8")
+    return path
