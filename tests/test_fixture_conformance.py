@@ -21,7 +21,12 @@ from metricdiff.fixtures import Expectation, load_all
 from metricdiff.runner import mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = [c for c in load_all(ROOT / "fixtures") if c.verdict_class != "reject"]
+# fixtures/found/ holds disagreements the audit found and explained: peers part from
+# the reference there by construction, and the audit, not this test, reports them.
+CASES = [
+    c for c in load_all(ROOT / "fixtures")
+    if c.verdict_class != "reject" and "/found/" not in c.location
+]
 PEERS = [
     (name, family)
     for name in adapter_names()

@@ -474,8 +474,14 @@ def audit_metric(
             if (left.label == "stemmed") == (right.label == "stemmed"):
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {len(found)} findings")
+    by_id = {case.id: case for case in cases}
     pairs = [
-        (minimise_finding(metric, finding, witness, timeout) if minimise else finding, witness)
+        (
+            minimise_finding(metric, finding, witness, timeout, by_id.get(finding.example.case_id))
+            if minimise
+            else finding,
+            witness,
+        )
         for finding, witness in found
     ]
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
@@ -541,10 +547,62 @@ def _still(metric: str, witness: Witness, sample: shrink.Sample,
     return Reproducer(metric, [sample], [target], tolerance).reproduces(witness.reproduce)
 
 
-def minimise_finding(metric: str, finding: Finding, witness: Witness, timeout: float) -> Finding:
-    """The finding shown with the smallest example that still has its cause."""
+#: How many candidate cases Hypothesis may have judged for one finding.  A count,
+#: not seconds, so that the same seed always gives the same minimal case.
+HYPOTHESIS_BUDGET = 100
+
+
+def hypothesis_minimum(
+    metric: str, case: AuditCase, holds: shrink.Holds, seed: int = 0
+) -> shrink.Sample | None:
+    """A small case of the same generated class under which the finding still holds,
+    found and shrunk by Hypothesis (bounded by HYPOTHESIS_BUDGET judgements)."""
+    import random
+
+    from hypothesis import HealthCheck, find, settings
+
+    from metricdiff.generate import strategy_for
+
+    try:
+        strategy = strategy_for(case.klass, family(metric))
+    except ValueError:
+        return None
+    # Memoised, so that a case judged once is always judged the same: Hypothesis
+    # replays what it found, and once the budget is spent new cases are refused.
+    verdicts: dict[shrink.Sample, bool] = {}
+
+    def still(generated: object) -> bool:
+        sample = (generated.hyps, generated.refs)  # type: ignore[attr-defined]
+        if sample not in verdicts:
+            verdicts[sample] = len(verdicts) < HYPOTHESIS_BUDGET and holds([sample])[0]
+        return verdicts[sample]
+
+    config = settings(max_examples=40, database=None, deadline=None,
+                      suppress_health_check=list(HealthCheck))
+    try:
+        found = find(strategy, still, settings=config, random=random.Random(seed))
+    except Exception:  # nothing found in time, or Hypothesis gave up: keep ours
+        return None
+    return found.hyps, found.refs
+
+
+def minimise_finding(
+    metric: str,
+    finding: Finding,
+    witness: Witness,
+    timeout: float,
+    case: AuditCase | None = None,
+) -> Finding:
+    """The finding shown with the smallest example that still has its cause: a
+    generated case is first shrunk by Hypothesis within its class, then every case
+    by greedy reduction."""
     start: shrink.Sample = (finding.example.hyps, finding.example.refs)
-    smallest = shrink.minimise(start, holds_for(metric, witness, timeout))
+    holds = holds_for(metric, witness, timeout)
+    if case is not None and case.source == "generated" and case.klass:
+        found = hypothesis_minimum(metric, case, holds)
+        if found is not None and shrink.size(found) < shrink.size(start):
+            start = found
+    smallest = shrink.minimise(start, holds)
     if smallest == start:
         return finding
     hyps, refs = smallest

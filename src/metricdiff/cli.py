@@ -178,6 +178,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     from metricdiff import audit_inputs, audit_output
+    from metricdiff.adapters.base import Tolerance
     from metricdiff.audit import audit_metric
     from metricdiff.findings import KINDS, by_cause
 
@@ -216,6 +217,11 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return 0
     for audit in audits:
         print(f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}")
+        for person in audit.participants:
+            if person.label != "stemmed" and person.tolerance != Tolerance():
+                tolerance = person.tolerance
+                print(f"   tolerance of {person.impl}: absolute {tolerance.absolute:g}, "
+                      f"relative {tolerance.relative:g} ({tolerance.reason})")
         for reason in audit.skipped:
             print(f"   skipped: {reason}")
         for cause, group in by_cause(audit.findings):

@@ -56,7 +56,14 @@ def first_difference(a: Result, b: Result, tolerance: Tolerance) -> Difference |
     """The earliest statistic on which ``a`` and ``b`` differ beyond ``tolerance``
     (counts with a different number of orders differ at the first missing one)."""
     left, right = dict(_flatten(a)), dict(_flatten(b))
-    for field in list(left) + [f for f in right if f not in left]:
+    order = stages(a)
+
+    def position(field: str) -> tuple[int, int]:
+        stage, _, index = field.partition("[")
+        return order.index(stage), int(index.rstrip("]") or -1)
+
+    # In stage order on both sides, so a missing order is found where it starts.
+    for field in sorted(set(left) | set(right), key=position):
         if field not in left or field not in right:
             return Difference(field, left.get(field, math.nan), right.get(field, math.nan))
         if not _same(left[field], right[field], tolerance):

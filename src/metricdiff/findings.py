@@ -101,7 +101,10 @@ def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
     order = {kind: index for index, kind in enumerate(KINDS)}
     return sorted(
         findings,
-        key=lambda f: (f.metric, order.get(f.kind, 99), f.impl_a, f.impl_b, -f.count, f.axis),
+        key=lambda f: (
+            f.metric, order.get(f.kind, 99), f.impl_a, f.impl_b, -f.count, f.axis,
+            f.values, f.example.error, f.cases,
+        ),
     )
 
 
