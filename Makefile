@@ -15,10 +15,12 @@ $(STAMP): pyproject.toml
 	PYTHON=$(BIN)/python scripts/install-isolated-peers.sh
 	touch $(STAMP)
 
-# The main job: every available implementation on the bundled fixtures,
+# The main job: every available implementation on the bundled fixtures (check.md:
+# expected values; audit.txt and findings.json: disagreements and their causes),
 # written to reports/.
 report: $(STAMP)
 	$(BIN)/metricdiff check --fixtures fixtures --out reports
+	$(BIN)/metricdiff audit --fixtures fixtures --jobs 2 --out reports | tee reports/audit.txt
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

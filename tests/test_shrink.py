@@ -121,7 +121,7 @@ def test_candidates_come_in_batches_of_at_most_batch() -> None:
     # 40 tokens (more than 24 characters: no character candidates): 2 + 4 + 8 + 20
     # + 40 token runs (widths 20, 10, 5, 2, 1), and the reference "r" -> "" (its
     # character candidate is the same text, judged once): 75 candidates; none
-    # holds, so one round of two batches: 48 and 27.
+    # holds, so one round of two batches: BATCH and the rest.
     hypothesis = " ".join(f"w{i}" for i in range(40))
     start: Sample = ((hypothesis,), (("r",),))
     judge = Judge(lambda sample: False)

@@ -475,9 +475,11 @@ def audit_metric(
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {len(found)} findings")
     by_id = {case.id: case for case in cases}
+    budget = Budget()
     pairs = [
         (
-            minimise_finding(metric, finding, witness, timeout, by_id.get(finding.example.case_id))
+            minimise_finding(metric, finding, witness, timeout,
+                             by_id.get(finding.example.case_id), budget)
             if minimise
             else finding,
             witness,
@@ -501,11 +503,35 @@ def _run(person: Participant, options: Options, samples: Sequence[shrink.Sample]
     return run_jobs([job], workers=1, timeout=timeout)[0]
 
 
-def holds_for(metric: str, witness: Witness, timeout: float) -> shrink.Holds:
+#: An example this small (in characters, see ``shrink.size``) is shown as it is.
+SMALL_ENOUGH = 60
+#: How many batches of candidates the shrinker may have judged per metric: a count,
+#: spent in the findings' fixed order, so that runs stay reproducible and an audit
+#: with many findings against a slow implementation stays bounded.
+SHRINK_BUDGET = 150
+
+
+@attrs.define
+class Budget:
+    """Judgements left for shrinking."""
+
+    left: int = SHRINK_BUDGET
+
+    def spend(self) -> bool:
+        self.left -= 1
+        return self.left >= 0
+
+
+def holds_for(
+    metric: str, witness: Witness, timeout: float, budget: Budget | None = None
+) -> shrink.Holds:
     """The test a smaller case must pass to still show the finding."""
     left = witness.left
+    budget = budget or Budget()
 
     def holds(samples: Sequence[shrink.Sample]) -> list[bool]:
+        if not budget.spend():
+            return [False] * len(samples)
         mine = _run(left, left.options, samples, metric, timeout)
         if witness.kind in ("crash", "timeout", "invalid-output"):
             return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
@@ -547,9 +573,13 @@ def _still(metric: str, witness: Witness, sample: shrink.Sample,
     return Reproducer(metric, [sample], [target], tolerance).reproduces(witness.reproduce)
 
 
+#: Generated classes whose cases are long: Hypothesis's shrinker takes minutes on
+#: them (it redraws hundreds of tokens per step), so greedy reduction does it alone.
+_SLOW_TO_SHRINK = frozenset({"long", "corpus"})
+
 #: How many candidate cases Hypothesis may have judged for one finding.  A count,
 #: not seconds, so that the same seed always gives the same minimal case.
-HYPOTHESIS_BUDGET = 100
+HYPOTHESIS_BUDGET = 40
 
 
 def hypothesis_minimum(
@@ -592,13 +622,17 @@ def minimise_finding(
     witness: Witness,
     timeout: float,
     case: AuditCase | None = None,
+    budget: Budget | None = None,
 ) -> Finding:
     """The finding shown with the smallest example that still has its cause: a
     generated case is first shrunk by Hypothesis within its class, then every case
     by greedy reduction."""
     start: shrink.Sample = (finding.example.hyps, finding.example.refs)
-    holds = holds_for(metric, witness, timeout)
-    if case is not None and case.source == "generated" and case.klass:
+    if shrink.size(start) <= SMALL_ENOUGH:
+        return finding
+    holds = holds_for(metric, witness, timeout, budget)
+    if (case is not None and case.source == "generated" and case.klass
+            and case.klass not in _SLOW_TO_SHRINK):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and shrink.size(found) < shrink.size(start):
             start = found

@@ -18,7 +18,7 @@ Sample = tuple[tuple[str, ...], Refs]
 #: Judges a batch of candidate cases: True where the disagreement still holds.
 Holds = Callable[[Sequence[Sample]], list[bool]]
 
-BATCH = 48
+BATCH = 64
 MAX_CANDIDATES = 1500
 _PIECES = re.compile(r"\S+\s*|\s+")
 
