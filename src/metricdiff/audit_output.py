@@ -69,14 +69,12 @@ def _reference_gives(finding: Finding, options: dict[str, str], expect: dict[str
     """Whether the reference, configured as the expectation says, gives its values:
     a saved fixture must hold as a regression test."""
     from metricdiff.adapters import get_adapter
-    from metricdiff.conventions import with_overrides
     from metricdiff.fixtures import Expectation
-    from metricdiff.metrics import paper_options
     from metricdiff.runner import mismatches
 
     reference = get_adapter(REFERENCE, finding.metric)
     try:
-        config = with_overrides(paper_options(finding.metric), {**options, **expect["when"]})
+        config = reference.options(finding.metric, {**options, **expect["when"]})
         result = reference.corpus_score(
             finding.metric, finding.example.hyps, finding.example.refs, config
         )
@@ -109,6 +107,8 @@ def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
         return None
     if finding.axis in ("", "unexplained"):
         return None
+    if set(finding.axis.split(",")) & set(_NOT_PINNED):
+        return None  # the metric name sets the variant: no fixture can pin it
     if witness.base is None:
         return None
     options = {k: v for k, v in profile_of(witness.base).items()
@@ -120,8 +120,8 @@ def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
     if len(expects) < 2:
         return None
     return {
-        "id": _slug(f"conv_found_{finding.metric}_{finding.impl_a}_{finding.impl_b}_"
-                    f"{finding.axis}_{finding.values[1]}"),
+        "id": _slug(f"conv_found_{finding.metric}_{finding.axis}_{finding.values[0]}_"
+                    f"{finding.values[1]}"),
         "metric": finding.metric,
         "description": (
             f"Found by metricdiff audit ({finding.kind}): {finding.impl_a} vs "
@@ -137,7 +137,8 @@ def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
 
 
 def save_fixtures(directory: Path, audits: Sequence[MetricAudit]) -> Path | None:
-    """Write each explained minimal counterexample as a fixture; one file per run."""
+    """Write each explained minimal counterexample as a fixture, one per distinct
+    cause (metric, axis and values), into ``found.toml``."""
     cases = []
     seen = set()
     for audit in audits:

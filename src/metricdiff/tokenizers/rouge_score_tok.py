@@ -26,6 +26,7 @@ ASCII output.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from metricdiff.tokenizers.base import Tokenizer
 
@@ -39,4 +40,11 @@ class RougeScoreTokenizer(Tokenizer):
     name = "rouge-score"
 
     def __call__(self, text: str) -> list[str]:
-        return _TOKEN.findall(text.lower())
+        return list(_tokens(text))
+
+
+@lru_cache(maxsize=2**16)
+def _tokens(text: str) -> tuple[str, ...]:
+    """Cached, since ROUGE-1, -2 and -L of one pair tokenize the same texts; a
+    tuple, so that no caller can change the cached tokens."""
+    return tuple(_TOKEN.findall(text.lower()))
