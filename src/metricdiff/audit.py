@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 import attrs
 
@@ -29,6 +30,7 @@ from metricdiff.conventions import profile_of, with_overrides
 from metricdiff.execution import CaseResult, Job, run_jobs
 from metricdiff.explain import Explanation, Reproducer, explain
 from metricdiff.findings import Example, Finding, sort_findings
+from metricdiff.journal import Journal, ProgressLine, job_case_key
 from metricdiff.metrics import Options, Result, family
 
 REFERENCE = "reference"
@@ -136,17 +138,76 @@ def score_everything(
     people: Sequence[Participant],
     workers: int,
     timeout: float,
+    journal: Journal | None = None,
+    progress_stream: TextIO | None = None,
 ) -> Scores:
-    """One job per participant and one per reference-as-participant, run together."""
+    """One job per participant and one per reference-as-participant, run together.
+
+    With a ``journal``, a job-case it already has is not scored again, and every
+    case scored is recorded in it as soon as it has its outcome; with a
+    ``progress_stream``, a progress line is drawn there."""
     samples = tuple(case.sample for case in cases)
     jobs = [Job(p.impl, metric, p.options, samples, p.name) for p in people]
     jobs += [Job(REFERENCE, metric, p.options, samples, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
-    outcomes = run_jobs(jobs, workers=workers, timeout=timeout)
+    outcomes = _run_journalled(metric, jobs, workers, timeout, journal, progress_stream)
     own = {p.name: outcomes[i] for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
     reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
     return Scores(own, reference)
+
+
+def _run_journalled(
+    metric: str,
+    jobs: Sequence[Job],
+    workers: int,
+    timeout: float,
+    journal: Journal | None,
+    progress_stream: TextIO | None,
+) -> list[list[CaseResult]]:
+    """``run_jobs`` on what the journal does not have yet, recording as it goes."""
+    keys = [[job_case_key(job, case) for case in job.cases] for job in jobs] if journal else []
+    known: list[list[CaseResult | None]] = []
+    for number, job in enumerate(jobs):
+        row: list[CaseResult | None] = [None] * len(job.cases)
+        if journal is not None:
+            row = [journal.get(key) for key in keys[number]]
+        known.append(row)
+    # The cases left to score, per job that has any: (job, indices in job.cases).
+    todo = [(number, [i for i, r in enumerate(row) if r is None])
+            for number, row in enumerate(known)]
+    todo = [(number, indices) for number, indices in todo if indices]
+    total = sum(len(job.cases) for job in jobs)
+    meter = None
+    if progress_stream is not None:
+        left = sum(len(indices) for _, indices in todo)
+        meter = ProgressLine(metric, total, total - left, progress_stream)
+
+    def on_result(sub: int, index: int, outcome: CaseResult) -> None:
+        number, indices = todo[sub]
+        if journal is not None:
+            journal.record(keys[number][indices[index]], outcome)
+        if meter is not None:
+            meter.advance()
+
+    if todo:
+        pending = [
+            attrs.evolve(jobs[number], cases=tuple(jobs[number].cases[i] for i in indices))
+            for number, indices in todo
+        ]
+        hooked = journal is not None or meter is not None
+        results = run_jobs(pending, workers=workers, timeout=timeout,
+                           on_result=on_result if hooked else None)
+        for (number, indices), scored in zip(todo, results, strict=True):
+            for index, outcome in zip(indices, scored, strict=True):
+                known[number][index] = outcome
+    if meter is not None:
+        meter.finish()
+    out: list[list[CaseResult]] = []
+    for outcomes in known:
+        out.append([r for r in outcomes if r is not None])
+        assert len(out[-1]) == len(outcomes)
+    return out
 
 
 # ---------------------------------------------------------------- conformance
@@ -452,11 +513,16 @@ def audit_metric(
     timeout: float = 60.0,
     minimise: bool = True,
     progress: Callable[[str], None] = lambda _message: None,
+    journal: Journal | None = None,
+    progress_stream: TextIO | None = None,
 ) -> MetricAudit:
-    """Run, compare, explain, group and shrink, for one metric."""
+    """Run, compare, explain, group and shrink, for one metric.  ``journal`` and
+    ``progress_stream``: see ``score_everything`` (the shrinker's runs are
+    neither journalled nor shown)."""
     people, skipped = participants(metric, list(impls or adapter_names()))
     progress(f"{metric}: {len(people)} participants on {len(cases)} cases")
-    scores = score_everything(metric, cases, people, workers, timeout)
+    scores = score_everything(metric, cases, people, workers, timeout, journal,
+                              progress_stream)
     found: Found = []
     effective: dict[str, dict[int, Options | None]] = {}
     for person in people:

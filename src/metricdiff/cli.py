@@ -176,17 +176,27 @@ def cmd_check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):
+        return False
+
+
 def cmd_audit(args: argparse.Namespace) -> int:
     from metricdiff import audit_inputs, audit_output
     from metricdiff.adapters.base import Tolerance
     from metricdiff.audit import audit_metric
     from metricdiff.findings import KINDS, by_cause
+    from metricdiff.journal import JOURNAL_NAME, Journal
 
     metrics = args.metric or list(audit_inputs.DEFAULT_METRICS)
     use_fixtures = args.fixtures is not None or not (args.hyp or args.generate)
     fixtures_dir = Path(args.fixtures or "fixtures")
     if args.hyp and not args.ref:
         raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    if args.resume and not args.out:
+        raise InputError("--resume needs --out (the folder of the interrupted run)")
     # Read every input before scoring anything: bad input stops the run at once.
     plan = {}
     for metric in metrics:
@@ -201,12 +211,19 @@ def cmd_audit(args: argparse.Namespace) -> int:
         if args.format == "text":
             print(message, file=sys.stderr)
 
+    show = args.progress if args.progress is not None else _isatty(sys.stderr)
+    journal = Journal(Path(args.out) / JOURNAL_NAME, args.resume) if args.out else None
     audits = []
-    for metric, cases in plan.items():
-        audits.append(audit_metric(metric, cases, args.impl, args.jobs, args.timeout,
-                                   not args.no_minimise, progress))
-        if args.out:  # what is done is kept, even if a later metric fails
-            audit_output.write_findings(Path(args.out), audits)
+    try:
+        for metric, cases in plan.items():
+            audits.append(audit_metric(metric, cases, args.impl, args.jobs, args.timeout,
+                                       not args.no_minimise, progress, journal,
+                                       sys.stderr if show else None))
+            if args.out:  # what is done is kept, even if a later metric fails
+                audit_output.write_findings(Path(args.out), audits)
+    finally:
+        if journal is not None:
+            journal.close()
     if args.save_fixtures:
         saved = audit_output.save_fixtures(Path(args.save_fixtures), audits)
         if saved:
@@ -281,7 +298,14 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument("--jobs", type=int, default=1, help="worker processes")
     audit.add_argument("--timeout", type=float, default=120.0,
                        help="seconds one implementation may take on one batch")
-    audit.add_argument("--out", help="write findings.json and results.jsonl here")
+    audit.add_argument("--out", help="write findings.json and results.jsonl here, and "
+                       "journal.jsonl (every case's outcome as it is scored) as it goes")
+    audit.add_argument("--resume", action="store_true",
+                       help="continue an interrupted audit: the cases --out's journal.jsonl "
+                       "already has are not scored again (same inputs and options assumed)")
+    audit.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                       help="a progress line on stderr while scoring (default: when stderr "
+                       "is a terminal)")
     audit.add_argument("--save-fixtures", metavar="DIR",
                        help="write minimal counterexamples as fixtures here")
     audit.add_argument("--no-minimise", action="store_true", help="skip shrinking")

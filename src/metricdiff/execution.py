@@ -87,7 +87,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -154,6 +154,10 @@ class CaseResult:
     @property
     def ok(self) -> bool:
         return self.status == OK
+
+
+#: ``run_jobs``'s ``on_result(job_index, case_index, result)``.
+OnResult = Callable[[int, int, CaseResult], None]
 
 
 # --------------------------------------------------------------------------
@@ -292,27 +296,41 @@ def _score(
 # In this process (timeout=None, one worker)
 
 
-def _run_in_process(job: Job) -> list[CaseResult]:
+def _run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0
+                    ) -> list[CaseResult]:
+    results: list[CaseResult] = []
+
+    def report() -> None:  # the cases that have just got their outcome
+        if on_result is not None:
+            while reported[0] < len(results):
+                on_result(number, reported[0], results[reported[0]])
+                reported[0] += 1
+
+    reported = [0]
     try:
         adapter = _build(job.impl, job.metric, job.adapter_path)
     except Exception as error:
         failure = CaseResult(CRASH, None, describe(error))
-        return [failure] * len(job.cases)
-    results: list[CaseResult] = []
+        results.extend([failure] * len(job.cases))
+        report()
+        return results
     for chunk in _chunks(job):
         cases = [job.cases[i] for i in chunk]
         try:
             results.extend(_score(adapter, job.metric, job.options, cases))
+            report()
             continue
         except (Exception, SystemExit) as error:
             if len(cases) == 1:
                 results.append(CaseResult(CRASH, None, describe(error)))
+                report()
                 continue
         for case in cases:  # the chunk raised as a whole: one by one
             try:
                 results.extend(_score(adapter, job.metric, job.options, [case]))
             except (Exception, SystemExit) as error:
                 results.append(CaseResult(CRASH, None, describe(error)))
+            report()
     return results
 
 
@@ -448,8 +466,15 @@ class _Worker:
 
 
 class _Pool:
-    def __init__(self, jobs: Sequence[Job], workers: int, timeout: float | None) -> None:
+    def __init__(
+        self,
+        jobs: Sequence[Job],
+        workers: int,
+        timeout: float | None,
+        on_result: OnResult | None = None,
+    ) -> None:
         self.jobs = jobs
+        self.on_result = on_result
         self.workers = workers
         self.timeout = timeout
         self.setup_timeout = None if timeout is None else max(timeout, SETUP_TIMEOUT)
@@ -566,7 +591,7 @@ class _Pool:
         self._release(worker)
         if kind == "done":
             for index, result in zip(task.indices, message[1], strict=True):
-                self.results[task.job][index] = result
+                self._set(task.job, index, result)
         elif kind == "setup-failed":
             self._fail_job(task, CaseResult(CRASH, None, message[1]))
         else:  # "raised": score_cases raised for the whole chunk
@@ -619,7 +644,13 @@ class _Pool:
 
     def _fill(self, task: _Task, outcome: CaseResult) -> None:
         for index in task.indices:
-            self.results[task.job][index] = outcome
+            self._set(task.job, index, outcome)
+
+    def _set(self, job: int, index: int, outcome: CaseResult) -> None:
+        first = self.results[job][index] is None
+        self.results[job][index] = outcome
+        if first and self.on_result is not None:
+            self.on_result(job, index, outcome)
 
     # -- workers -------------------------------------------------------------
 
@@ -716,21 +747,30 @@ def _poll(conn: Connection) -> bool:
 
 
 def run_jobs(
-    jobs: Sequence[Job], *, workers: int = 1, timeout: float | None = 60.0
+    jobs: Sequence[Job],
+    *,
+    workers: int = 1,
+    timeout: float | None = 60.0,
+    on_result: OnResult | None = None,
 ) -> list[list[CaseResult]]:
     """Every case of every job scored: one list per job, one ``CaseResult`` per
     case, in input order.  ``timeout`` is per ``score_cases`` call (a chunk, then
     a single case on retry); ``workers`` the number of worker processes.  With
     ``timeout=None`` and one worker the jobs run in this process (see the
-    module's docstring for what that gives up)."""
+    module's docstring for what that gives up).
+
+    ``on_result(job_index, case_index, result)``, if given, is called in this
+    process once per case, as soon as the case has its final outcome (when its
+    chunk completes, in completion order, not input order); an exception it
+    raises stops the run and propagates."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     jobs = list(jobs)
     if timeout is None and workers == 1:
-        return [_run_in_process(job) for job in jobs]
-    return _Pool(jobs, workers, timeout).run()
+        return [_run_in_process(job, on_result, number) for number, job in enumerate(jobs)]
+    return _Pool(jobs, workers, timeout, on_result).run()
 
 
 __all__ = [
@@ -742,6 +782,7 @@ __all__ = [
     "CaseData",
     "CaseResult",
     "Job",
+    "OnResult",
     "describe",
     "run_jobs",
     "shutdown_workers",

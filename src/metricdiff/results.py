@@ -68,6 +68,19 @@ class BleuResult:
             "totals": list(self.totals),
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> BleuResult:
+        """The result ``to_json`` gave (numbers keep their int or float type)."""
+        return cls(
+            data["score"],
+            tuple(data["precisions"]),
+            data["bp"],
+            data["sys_len"],
+            data["ref_len"],
+            tuple(data["counts"]),
+            tuple(data["totals"]),
+        )
+
 
 @attrs.frozen
 class RougeResult:
@@ -101,3 +114,15 @@ class RougeResult:
             "hyp_total": self.hyp_total,
             "ref_total": self.ref_total,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RougeResult:
+        """The result ``to_json`` gave (numbers keep their int or float type)."""
+        return cls(
+            data["recall"],
+            data["precision"],
+            data["fmeasure"],
+            data["matches"],
+            data["hyp_total"],
+            data["ref_total"],
+        )
