@@ -22,23 +22,40 @@ class EmptyInputError(ValueError):
     """``empty_policy=error`` met an empty hypothesis scored against empty references."""
 
 
-def ngram_counts(tokens: Sequence[str], n: int) -> Counter[tuple[str, ...]]:
-    """How often each n-gram occurs in ``tokens`` (BLEU-NGRAM)."""
-    return Counter(tuple(tokens[i : i + n]) for i in range(len(tokens) - n + 1))
+def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:
+    """How often each n-gram of order 1 .. ``max_order`` occurs in ``tokens``
+    (BLEU-NGRAM).
+
+    An n-gram's order is its length, so one Counter holds every order.  Zipping n
+    copies of the tokens, the i-th shifted by i, yields each run of n consecutive
+    tokens as a tuple.
+    """
+    counts: Counter[tuple[str, ...]] = Counter()
+    for n in range(1, max_order + 1):
+        counts.update(zip(*[tokens[i:] for i in range(n)], strict=False))
+    return counts
+
+
+def max_ref_counts(refs_counts: Sequence[Counter[tuple[str, ...]]]) -> Counter[tuple[str, ...]]:
+    """Max_Ref_Count of every n-gram: its largest count in any single reference
+    (BLEU-CLIP, §2.1).  Counter union (``|``) keeps the larger of two counts."""
+    if not refs_counts:
+        return Counter()
+    most = Counter(refs_counts[0])
+    for ref_counts in refs_counts[1:]:
+        most |= ref_counts
+    return most
 
 
 def clipped_matches(
-    hyp_counts: Counter[tuple[str, ...]], refs_counts: Sequence[Counter[tuple[str, ...]]]
-) -> int:
-    """Σ Count_clip(n-gram), Count_clip = min(Count, Max_Ref_Count) (BLEU-CLIP, §2.1).
-
-    Max_Ref_Count is the largest count of the n-gram in any single reference.
-    """
-    total = 0
+    hyp_counts: Counter[tuple[str, ...]], max_ref: Counter[tuple[str, ...]], orders: int
+) -> list[int]:
+    """Σ Count_clip(n-gram) for each order n, Count_clip = min(Count, Max_Ref_Count)
+    (BLEU-CLIP, §2.1).  An n-gram in no reference has Max_Ref_Count 0."""
+    matches = [0] * orders
     for ngram, count in hyp_counts.items():
-        max_ref_count = max((ref[ngram] for ref in refs_counts), default=0)
-        total += min(count, max_ref_count)
-    return total
+        matches[len(ngram) - 1] += min(count, max_ref.get(ngram, 0))
+    return matches
 
 
 def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], options: BleuOptions) -> float:
@@ -90,11 +107,11 @@ def segment_statistics(
     max(1, count)), which is why that value acts per segment, before pooling.
     """
     orders = _stat_orders(options)
-    matches, totals = [], []
+    hyp_counts = ngram_counts(hyp_tokens, orders)
+    max_ref = max_ref_counts([ngram_counts(ref, orders) for ref in refs_tokens])
+    matches = clipped_matches(hyp_counts, max_ref, orders)
+    totals = []
     for n in range(1, orders + 1):
-        hyp_counts = ngram_counts(hyp_tokens, n)
-        refs_counts = [ngram_counts(ref, n) for ref in refs_tokens]
-        matches.append(clipped_matches(hyp_counts, refs_counts))
         total = max(len(hyp_tokens) - n + 1, 0)
         totals.append(max(total, 1) if options.empty_order == "denominator-one" else total)
     ref_len = effective_ref_length(len(hyp_tokens), [len(r) for r in refs_tokens], options)
