@@ -48,7 +48,7 @@ from metricdiff.adapters._rouge_common import (
     text_pipeline,
 )
 from metricdiff.adapters.base import ANY, References, Tolerance
-from metricdiff.adapters.rouge_score import rouge_type
+from metricdiff.adapters.rouge_score import RougeScoreAdapter, rouge_type
 from metricdiff.conventions.rouge import RougeOptions
 from metricdiff.results import RougeResult
 
@@ -68,27 +68,10 @@ class TorchmetricsRougeAdapter(PeerRougeAdapter):
     modules = ("torch", "torchmetrics.text.rouge")
     install_hint = "pip install 'metricdiff[torch]'"
     metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
+    # torchmetrics ported rouge-score: the same conventions, except that ROUGE-Lsum
+    # always splits sentences with NLTK's punkt.
     profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge-score",
-        "lowercase": "none",
-        "lowercase_stage": "before-tokenize",
-        "sentence_split": "punkt",
-        "stemmer": "none",
-        "stem_min_length": 3,
-        "stopwords": "none",
-        "counts": "multiset",
-        "multi_ref": "best-f",
-        "f_measure": "alpha=0.5",
-        "report": "f",
-        "rounding": "exact",
-        "corpus_average": "macro",
-        "wlcs": "paper",
-        "su_unigrams": "paper",
-        "truncate": "none",
-        "truncate_side": "hypothesis",
-        "empty_policy": "zero",
-        "bootstrap_seed": 0,
-        "bootstrap_samples": 1000,
+        **RougeScoreAdapter.profile, "sentence_split": "punkt"
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
