@@ -395,11 +395,8 @@ def _cause(
     differing = [(axis, b[axis]) for axis in a if a[axis] != b[axis] and axis != "n"]
     reproducer = Reproducer(metric, [case.sample], [target], tolerance)
     for changes in tried:  # causes seen before on this pair usually hold again
-        try:
-            options = with_overrides(left, dict(changes))
-        except Exception:
-            continue
-        if reproducer.reproduces(options):
+        seen = _try_overrides(left, changes)
+        if seen is not None and reproducer.reproduces(seen):
             return _named(a, changes)
     explanation = explain(metric, left, [case.sample], [target], tolerance, differing)
     if explanation.explained and explanation.axis:
@@ -407,12 +404,27 @@ def _cause(
                             strict=True))
         tried.append(changes)
         return _named(a, changes)
-    # No one or two axes do it; all the axes on which the profiles part may.
-    everything = tuple(differing)
-    if len(everything) > 2 and reproducer.reproduces(with_overrides(left, dict(everything))):
-        tried.append(everything)
-        return _named(a, everything)
-    return "unexplained", ("", "")
+    # No one or two axes do it; all the axes on which the profiles part may.  Then
+    # drop, one by one, every axis the reproduction does not need: the cause named
+    # is a minimal set, not the whole difference of the two profiles.
+    needed = list(differing)
+    if len(needed) <= 2 or not reproducer.reproduces(with_overrides(left, dict(needed))):
+        return "unexplained", ("", "")
+    for change in list(needed):
+        fewer = [c for c in needed if c != change]
+        candidate = _try_overrides(left, fewer)
+        if candidate is not None and reproducer.reproduces(candidate):
+            needed = fewer
+    found = tuple(needed)
+    tried.append(found)
+    return _named(a, found)
+
+
+def _try_overrides(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
+    try:
+        return with_overrides(options, dict(changes))
+    except Exception:  # an inconsistent combination: not a candidate
+        return None
 
 
 def _named(
