@@ -1,0 +1,86 @@
+"""Throughput of ``metricdiff audit``: cases per second over the Python adapters at
+--jobs 1 and --jobs 2, and the time the explainer spends per distinct cause.
+
+    python benchmarks/bench_audit.py [--cases 2000] [--metric bleu --metric rouge-1]
+    python benchmarks/bench_audit.py --quick        # 200 cases
+
+Generated cases (seed 0) are scored by every available implementation except the
+Perl script (its throughput is in bench_rouge.py); shrinking is off, so the figures
+are scoring, comparing and explaining.  Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tabulate import tabulate
+
+from metricdiff import audit as audit_module
+from metricdiff import explain as explain_module
+from metricdiff.adapters import adapter_names
+from metricdiff.audit_inputs import generated_cases
+from metricdiff.findings import by_cause
+
+PERL = "rouge155"
+
+
+def timed_explainer() -> tuple[list[float], Callable[[], None]]:
+    """Wrap the explainer so every call's duration is recorded; returns the list
+    and a function that restores the original."""
+    durations: list[float] = []
+    original = explain_module.explain
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return original(*args, **kwargs)
+        finally:
+            durations.append(time.perf_counter() - start)
+
+    audit_module.explain = wrapper  # type: ignore[assignment]
+    return durations, lambda: setattr(audit_module, "explain", original)
+
+
+def run(metric: str, cases: int, jobs: int) -> dict[str, Any]:
+    impls = [name for name in adapter_names() if name != PERL]
+    inputs = generated_cases(metric, cases, 0)
+    durations, restore = timed_explainer()
+    start = time.perf_counter()
+    try:
+        result = audit_module.audit_metric(metric, inputs, impls, workers=jobs,
+                                           timeout=300, minimise=False)
+    finally:
+        restore()
+    seconds = time.perf_counter() - start
+    causes = len(by_cause(result.findings))
+    return {
+        "metric": metric,
+        "jobs": jobs,
+        "cases": len(inputs),
+        "participants": len(result.participants),
+        "seconds": round(seconds, 2),
+        "cases/s": round(len(inputs) / seconds, 1),
+        "findings": len(result.findings),
+        "causes": causes,
+        "explainer s": round(sum(durations), 2),
+        "explainer s/cause": round(sum(durations) / max(causes, 1), 3),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=2000)
+    parser.add_argument("--quick", action="store_true", help="200 cases")
+    parser.add_argument("--metric", action="append", help="default: bleu and rouge-1")
+    args = parser.parse_args()
+    cases = 200 if args.quick else args.cases
+    rows = [run(metric, cases, jobs)
+            for metric in (args.metric or ["bleu", "rouge-1"]) for jobs in (1, 2)]
+    print(tabulate(rows, headers="keys", tablefmt="github"))
+
+
+if __name__ == "__main__":
+    main()
