@@ -91,10 +91,7 @@ def _stemmed_value(adapter: AnyAdapter, declared: Options) -> str | None:
         return None
     if adapter.name == REFERENCE:
         return REFERENCE_STEMMER
-    allowed = adapter.settable.get("stemmer", ())
-    if allowed is None:
-        return REFERENCE_STEMMER
-    return next((value for value in allowed if value != "none"), None)
+    return adapter.own_stemmer
 
 
 def participants(metric: str, impls: Sequence[str]) -> tuple[list[Participant], list[str]]:

@@ -80,6 +80,9 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     family: ClassVar[str] = "bleu"
     metrics: ClassVar[tuple[str, ...]] = ("bleu",)
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
+    #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
+    #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
+    own_stemmer: ClassVar[str | None] = None
     #: How closely its numbers are expected to match an exact derivation.
     tolerance: ClassVar[Tolerance] = Tolerance()
     #: How many cases ``metricdiff.execution`` hands to one ``score_cases`` call;

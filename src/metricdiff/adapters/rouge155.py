@@ -542,6 +542,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     """ROUGE-1.5.5.pl, the original Perl ROUGE, one process per batch."""
 
     name = "rouge155"
+    own_stemmer = "porter-rouge155-wordnet"  # -m, with its WordNet exception table
     #: One Perl run costs ~0.1 s whatever its size: give it many cases at once.
     batch_size = 2000
     tolerance = Tolerance(

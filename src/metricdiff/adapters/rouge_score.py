@@ -117,6 +117,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
     distribution = "rouge-score"
     modules = ("rouge_score.rouge_scorer", "rouge_score.scoring", "numpy")
     metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
+    own_stemmer = "porter-nltk"  # use_stemmer=True
     profile: ClassVar[Mapping[str, Any]] = {
         "tokenize": "rouge-score",
         "lowercase": "none",
