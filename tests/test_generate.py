@@ -284,13 +284,16 @@ def test_class_registry_gives_the_strategies():
 
 
 def test_repeats_shrink_to_a_minimal_case():
+    # Hypothesis shrinks towards the minimal case but does not promise to reach it
+    # in every run, so the test asks for a small case, not the smallest.
     found = find(strategy_for("repeats", "bleu"), lambda c: len(c.hyps[0].split()) >= 3,
-                 settings=settings(database=None))
-    assert found.hyps == ("the the the",)
-    assert len(found.refs[0]) == 1 and len(found.refs[0][0].split()) <= 3
+                 settings=settings(database=None, derandomize=True))
+    tokens = found.hyps[0].split()
+    assert 3 <= len(tokens) <= 4 and len(set(tokens)) <= 2
+    assert len(found.refs[0]) == 1 and len(found.refs[0][0].split()) <= 4
 
 
 def test_traps_shrink_to_one_trap():
     found = find(strategy_for("case-traps", "rouge"), lambda c: "\u212a" in c.hyps[0],
-                 settings=settings(database=None))
-    assert found.hyps == ("\u212a",)
+                 settings=settings(database=None, derandomize=True))
+    assert "\u212a" in found.hyps[0] and len(found.hyps[0].split()) <= 2
