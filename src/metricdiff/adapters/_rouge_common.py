@@ -195,8 +195,9 @@ def punkt_refusal(name: str, what: str) -> UnsupportedOption:
 
 
 class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
-    """A peer's ROUGE: the declared profile is ``profile`` (every RougeOptions
-    field but ``variant`` and ``n``, which the metric name sets)."""
+    """A peer's ROUGE: the declared profile is the paper's (RougeOptions'
+    defaults) with the departures in ``profile``; ``variant`` and ``n`` come from
+    the metric name.  ``metricdiff impls`` prints the profile on every axis."""
 
     family = "rouge"
     install_hint = "pip install 'metricdiff[rouge]'"
