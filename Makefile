@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[peers,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[peers,html,ray,dev]'
 	PYTHON=$(BIN)/python scripts/install-isolated-peers.sh
 	touch $(STAMP)
 

@@ -1,0 +1,71 @@
+"""The ``metricdiff`` command line.
+
+Each command is one module of this package with a ``register(commands)`` function
+that adds its sub-parser; they are found by listing the package, so a new command
+is a new module and nothing else changes.
+
+Bad input never shows a traceback: it prints one line ``metricdiff: error: ...``
+naming the file and line where there is one, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from metricdiff import __version__
+from metricdiff.adapters import AdapterUnavailable
+from metricdiff.cli._common import (
+    EXIT_IMPLEMENTATION_FAILED,
+    EXIT_USAGE,
+    ImplementationFailed,
+    Parser,
+)
+from metricdiff.conventions import ConventionError
+from metricdiff.fixtures import FixtureError
+from metricdiff.inputs import InputError
+
+#: Commands listed first in ``--help``, in this order; any others follow by name.
+FIRST = ("score", "impls", "audit", "check")
+
+
+def _command_modules() -> list[str]:
+    names = [m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")]
+    return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = Parser(
+        prog="metricdiff",
+        description="Find, explain and document the differences between BLEU and ROUGE "
+        "implementations.",
+    )
+    parser.add_argument("--version", action="version", version=f"metricdiff {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for name in _command_modules():
+        importlib.import_module(f"{__name__}.{name}").register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except (InputError, FixtureError, ConventionError, AdapterUnavailable) as error:
+        print(f"metricdiff: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except ImplementationFailed as error:
+        print(f"metricdiff: error: {error}", file=sys.stderr)
+        return EXIT_IMPLEMENTATION_FAILED
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+__all__ = ["EXIT_IMPLEMENTATION_FAILED", "EXIT_USAGE", "build_parser", "main"]
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""``metricdiff score``: one implementation on one corpus, with its signature."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from metricdiff.cli._common import (
+    Commands,
+    ImplementationFailed,
+    available_adapter,
+    parse_overrides,
+)
+from metricdiff.conventions import profile_of
+from metricdiff.inputs import read_corpus
+from metricdiff.metrics import METRICS, Result, family
+from metricdiff.results import BleuResult
+
+
+def _format_text(result: Result) -> str:
+    if not isinstance(result, BleuResult):
+        return (
+            f"R = {result.recall:.5f} P = {result.precision:.5f} F = {result.fmeasure:.5f} "
+            f"(matches = {result.matches:g} hyp_total = {result.hyp_total:g} "
+            f"ref_total = {result.ref_total:g})"
+        )
+    precisions = "/".join(f"{p:.1f}" for p in result.precisions)
+    ratio = result.sys_len / result.ref_len if result.ref_len else 0.0
+    return (
+        f"BLEU = {result.score:.2f} {precisions} (BP = {result.bp:.3f} ratio = {ratio:.3f} "
+        f"hyp_len = {result.sys_len} ref_len = {result.ref_len:g})"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    adapter = available_adapter(args.impl, args.metric)
+    options = adapter.options(args.metric, parse_overrides(args.option))
+    corpus = read_corpus(args.hyp, args.ref)
+    if family(args.metric) == "rouge":
+        corpus = corpus.with_sentence_breaks()
+    try:
+        result = adapter.corpus_score(args.metric, corpus.hyps, corpus.refs, options)
+        sentences = (
+            adapter.sentence_scores(args.metric, corpus.hyps, corpus.refs, options)
+            if args.sentences
+            else None
+        )
+    except Exception as error:  # the peer's own failure, not metricdiff's
+        raise ImplementationFailed(
+            f"{adapter.name} {adapter.version()} failed on {args.hyp}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+    signature = adapter.signature(args.metric, options)
+    if args.format == "json":
+        document: dict[str, Any] = {
+            "impl": adapter.name,
+            "impl_version": adapter.version(),
+            "metric": args.metric,
+            "options": profile_of(options),
+            "signature": signature,
+            "corpus": result.to_json(),
+        }
+        if sentences is not None:
+            document["sentences"] = [s.to_json() for s in sentences]
+        print(json.dumps(document, ensure_ascii=False))
+        return 0
+    for number, sentence in enumerate(sentences or [], start=1):
+        print(f"{number}\t{_format_text(sentence)}")
+    print(_format_text(result))
+    print(signature)
+    return 0
+
+
+
+def register(commands: Commands) -> None:
+    score = commands.add_parser("score", help="score a corpus with one implementation")
+    score.add_argument("--impl", default="reference", help="implementation (see `impls`)")
+    score.add_argument("--metric", default="bleu", choices=METRICS,
+                       help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
+                       "rouge-su; in ROUGE input a literal \\n separates sentences")
+    score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
+                       help="set a convention axis (see shared/CONVENTIONS.md)")
+    score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")
+    score.add_argument("--ref", action="append", required=True,
+                       help="references, one per line; repeat for several per segment")
+    score.add_argument("--sentences", action="store_true", help="also score each line")
+    score.add_argument("--format", choices=("text", "json"), default="text")
+    score.set_defaults(run=run)
