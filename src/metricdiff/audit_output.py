@@ -1,5 +1,5 @@
 """Writing what an audit found: ``findings.json``, the raw per-case results as JSON
-Lines, and minimal counterexamples as fixtures."""
+Lines, who took part (``audit.json``), and minimal counterexamples as fixtures."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import tomli_w
 
-from metricdiff.audit import REFERENCE, MetricAudit, Witness
+from metricdiff.audit import REFERENCE, MetricAudit, Participant, Witness
 from metricdiff.conventions import profile_of
 from metricdiff.findings import Finding
 from metricdiff.fixtures import FORMAT_VERSION
@@ -25,7 +25,7 @@ def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
 
 
 def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
-    """``findings.json`` and ``results.jsonl`` in ``out_dir``."""
+    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     findings = out_dir / "findings.json"
     findings.write_text(
@@ -36,7 +36,60 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
         for audit in audits:
             for row in result_rows(audit):
                 stream.write(json.dumps(row, ensure_ascii=False) + "\n")
-    return [findings, results]
+    about = out_dir / AUDIT_NAME
+    about.write_text(
+        json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return [findings, results, about]
+
+
+#: What ``audit.json`` holds: per metric, who took part (with profile, version and
+#: tolerance), who was skipped and why, and the cases in order.  With
+#: ``findings.json`` and ``results.jsonl`` it is all ``metricdiff report`` reads.
+AUDIT_NAME = "audit.json"
+AUDIT_FORMAT = 1
+
+
+def _version(person: Participant) -> str:
+    """The implementation's version, as its signature gives it (``impl:name-1.2``)."""
+    for part in person.signature.split("|"):
+        if part.startswith(f"impl:{person.impl}-"):
+            return part.removeprefix(f"impl:{person.impl}-")
+    return ""
+
+
+def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
+    """The contents of ``audit.json``."""
+    return {
+        "format": AUDIT_FORMAT,
+        "metrics": [
+            {
+                "metric": audit.metric,
+                "participants": [
+                    {
+                        "name": person.name,
+                        "impl": person.impl,
+                        "label": person.label,
+                        "version": _version(person),
+                        "signature": person.signature,
+                        "profile": profile_of(person.options),
+                        "tolerance": {
+                            "absolute": person.tolerance.absolute,
+                            "relative": person.tolerance.relative,
+                            "reason": person.tolerance.reason,
+                        },
+                    }
+                    for person in audit.participants
+                ],
+                "skipped": list(audit.skipped),
+                "cases": [
+                    {"id": case.id, "source": case.source, "class": case.klass}
+                    for case in audit.cases
+                ],
+            }
+            for audit in audits
+        ],
+    }
 
 
 def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:

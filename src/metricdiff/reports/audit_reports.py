@@ -1,0 +1,54 @@
+"""The reports of an audit folder: ``report.md``, ``report.html`` and ``report.json``.
+
+They are a function of the folder's files alone (``audit.json``, ``findings.json``,
+``results.jsonl``): ``metricdiff audit --out DIR`` and ``metricdiff report --from
+DIR`` write the same bytes, and so does every later run on the same files.
+Nothing time-dependent goes in unless a timestamp is asked for.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from metricdiff.inputs import InputError
+from metricdiff.reports import html_report, json_report, markdown, plot
+from metricdiff.reports.content import build
+from metricdiff.reports.model import load_audit
+
+MARKDOWN_NAME = "report.md"
+HTML_NAME = "report.html"
+JSON_NAME = "report.json"
+
+
+def render_reports(folder: Path, timestamp: str | None = None,
+                   pictures: bool = True) -> dict[str, str]:
+    """File name -> contents of the three reports of the audit in ``folder``.
+    ``pictures=False`` (or matplotlib missing) draws the agreement matrices as
+    tables."""
+    report = build(load_audit(folder), timestamp)
+    drawable = pictures and plot.available()
+    page = html_report.render(report, plot.agreement_png if drawable else None,
+                              missing_note=pictures and not drawable)
+    return {
+        MARKDOWN_NAME: markdown.render(report),
+        HTML_NAME: page,
+        JSON_NAME: json_report.render(report),
+    }
+
+
+def write_reports(folder: Path, out: Path | None = None,
+                  timestamp: str | None = None) -> list[Path]:
+    """Write the reports of the audit in ``folder`` into ``out`` (default: the same
+    folder); return their paths."""
+    target = out or folder
+    contents = render_reports(folder, timestamp)
+    written = []
+    for name, text in contents.items():
+        path = target / name
+        try:
+            target.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(text.encode("utf-8"))
+        except OSError as error:
+            raise InputError(f"{path}:0: cannot write: {error.strerror or error}") from None
+        written.append(path)
+    return written

@@ -1,0 +1,386 @@
+"""``report.html``: one self-contained page (inline CSS, pictures as data URIs, no
+script, nothing fetched) with the tables of ``report.md``, an agreement matrix per
+metric, the cases x implementations matrix grouped by pattern of disagreement, and
+every minimal example with its invisible characters shown.
+
+Every text that came from the audited data is escaped with ``html.escape``.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from html import escape
+
+from metricdiff.findings import Finding, cause_of
+from metricdiff.metrics import Result
+from metricdiff.reports import plot
+from metricdiff.reports.content import (
+    PAPERS,
+    UNITS,
+    MetricReport,
+    Report,
+    anchor,
+    example_texts,
+    implementations,
+    largest,
+    number,
+)
+from metricdiff.reports.matrix import (
+    FAILED,
+    NOT_APPLICABLE,
+    UNKNOWN,
+    Agreement,
+    Cell,
+    PatternGroup,
+)
+from metricdiff.reports.visible import visible_html
+
+#: Background of each class of the cases x implementations matrix, in letter order.
+CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")
+OTHER_COLOUR = "#dddddd"
+#: How many of a finding's case IDs are listed with its example.
+CASES_LISTED = 20
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #1a1a1a; max-width: 110em; }
+h2 { border-bottom: 2px solid #444; margin-top: 2.5em; }
+table { border-collapse: collapse; margin: 0.8em 0; font-size: 0.85em; }
+th, td { border: 1px solid #bbb; padding: 0.2em 0.45em; text-align: left;
+  vertical-align: top; }
+th { background: #f0f0f0; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, .text { font-family: ui-monospace, monospace; white-space: pre-wrap;
+  word-break: break-all; }
+.sig { font-size: 0.8em; word-break: break-all; font-family: ui-monospace, monospace; }
+.depart { background: #ffe3a3; font-weight: bold; }
+.paper td { font-style: italic; background: #f7f7f7; }
+.inv { background: #ffe066; color: #7a3b00; border-radius: 3px; padding: 0 1px;
+  font-size: 0.85em; font-family: ui-monospace, monospace; }
+.conforms { background: #e6f4e1; }
+.departs { background: #ffe3a3; }
+.na { color: #888; }
+.failed { background: #555; color: #fff; }
+.cls { text-align: center; font-family: ui-monospace, monospace; }
+tr.group th { background: #e4e4f0; }
+.example { border: 1px solid #ccc; border-radius: 4px; padding: 0.3em 1em; margin: 1em 0; }
+.note { color: #555; }
+"""
+
+
+def attr(text: str) -> str:
+    """A value for an HTML attribute, quoted and escaped."""
+    return f'"{escape(text)}"'
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
+    """A table from header texts (escaped here) and row cells (HTML already)."""
+    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
+    klass = f" class={attr(css)}" if css else ""
+    return f"<table{klass}>\n<tr>{head}</tr>\n{body}\n</table>"
+
+
+def td(content: str, css: str = "", title: str = "") -> str:
+    """A cell of HTML ``content``."""
+    extra = (f" class={attr(css)}" if css else "") + (f" title={attr(title)}" if title else "")
+    return f"<td{extra}>{content}</td>"
+
+
+# ------------------------------------------------------------------ sections
+
+
+def profile_table(section: MetricReport) -> str:
+    rows = [["<td>paper</td>", "<td></td>",
+             *(td(f"<code>{escape(v)}</code>") for v in section.paper), "<td></td>"]]
+    for row in section.profiles:
+        cells = [td(f"<code>{escape(value)}</code>", "depart" if departs else "")
+                 for value, departs in row.values]
+        rows.append([td(escape(row.person.name)), td(escape(row.person.version)), *cells,
+                     td(escape(row.person.signature), "sig")])
+    html_rows = [f'<tr class="paper">{"".join(rows[0])}</tr>']
+    html_rows += [f"<tr>{''.join(row)}</tr>" for row in rows[1:]]
+    head = "".join(f"<th>{escape(h)}</th>"
+                   for h in ["implementation", "version", *section.axes, "signature"])
+    return "<table>\n<tr>" + head + "</tr>\n" + "\n".join(html_rows) + "\n</table>"
+
+
+def findings_table(section: MetricReport) -> str:
+    rows = []
+    for index, finding in enumerate(section.findings, start=1):
+        link = f'<a href="#{anchor(section.metric, index)}">example</a>'
+        rows.append([
+            td(str(index), "num"), td(escape(finding.kind)),
+            td(f"<code>{escape(cause_of(finding))}</code>"),
+            td(escape(implementations(finding))), td(str(finding.count), "num"),
+            td(escape(largest(finding)), "num"),
+            td(_segments_inline(finding) + " " + link),
+        ])
+    return table(["#", "kind", "cause", "implementations", "cases", "largest difference",
+                  "minimal example"], rows)
+
+
+def _segments_inline(finding: Finding) -> str:
+    parts = []
+    for hyp, refs in example_texts(finding):
+        shown_refs = ", ".join(f'<span class="text">{visible_html(r, 40)}</span>'
+                               for r in refs)
+        parts.append(f'hyp <span class="text">{visible_html(hyp, 40)}</span> ref {shown_refs}')
+    return "; ".join(parts)
+
+
+def conformance_table(section: MetricReport) -> str:
+    css = {"conforms": "conforms", "departs": "departs", "not applicable": "na"}
+    rows = [[td(escape(row.implementation)),
+             *(td(escape(status.text()), css[status.status]) for status in row.cells)]
+            for row in section.conformance]
+    return table(["implementation", *section.clauses], rows)
+
+
+def _shade(delta: float | None, top: float) -> str:
+    """A background from white (no difference) to red (the largest)."""
+    if delta is None:
+        return "#d0d0d0"
+    share = min(1.0, delta / top) if top > 0 else 0.0
+    return f"rgb(255,{round(255 - 175 * share)},{round(255 - 205 * share)})"
+
+
+def agreement_table(matrix: Agreement) -> str:
+    """The agreement matrix as a coloured table."""
+    top = matrix.largest
+    rows = []
+    for i, name in enumerate(matrix.names):
+        cells = [f"<th>{escape(name)}</th>"]
+        for j, delta in enumerate(matrix.max_delta[i]):
+            counts = f"{matrix.differing[i][j]}/{matrix.compared[i][j]}"
+            title = f"{counts} cases differ beyond tolerance"
+            shown = escape(number(delta)) + (f"<br>{counts}" if i != j else "")
+            cells.append(f'<td class="num" style="background:{_shade(delta, top)}" '
+                         f"title={attr(title)}>{shown}</td>")
+        rows.append(cells)
+    head = "<tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in matrix.names) + "</tr>"
+    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
+    return f"<table>\n{head}\n{body}\n</table>"
+
+
+def agreement_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
+                      ) -> str:
+    unit = UNITS[section.family]
+    if not section.agreement.names:
+        return "<p>No implementation took part.</p>"
+    intro = (f"<p>Each cell: the largest difference between two implementations' headline "
+             f"numbers (in {escape(unit)}) over the cases both scored, and on how many of "
+             "them they differ beyond tolerance.</p>")
+    as_table = agreement_table(section.agreement)
+    if draw is None:
+        return intro + "\n" + as_table
+    png = base64.b64encode(draw(section.agreement, unit)).decode("ascii")
+    alt = f"agreement matrix of {section.metric}"
+    return (f"{intro}\n<img alt={attr(alt)} src=\"data:image/png;base64,{png}\">\n"
+            f"<details><summary>The same as a table</summary>\n{as_table}\n</details>")
+
+
+def _class_css(klass: str) -> str:
+    if klass == FAILED:
+        return "failed cls"
+    if klass in (NOT_APPLICABLE, UNKNOWN):
+        return "na cls"
+    return "cls"
+
+
+def _class_style(klass: str) -> str:
+    if klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
+        return ""
+    index = ord(klass) - ord("A")
+    colour = CLASS_COLOURS[index] if 0 <= index < len(CLASS_COLOURS) else OTHER_COLOUR
+    return f' style="background:{colour}"'
+
+
+def _cell(cell: Cell, text: str) -> str:
+    title = cell.status + (f": {cell.error}" if cell.error else "")
+    return (f"<td class={attr(_class_css(cell.klass))}{_class_style(cell.klass)} "
+            f"title={attr(title)}>{text}</td>")
+
+
+def _value(cell: Cell) -> str:
+    if cell.klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
+        return escape(cell.klass)
+    return escape(f"{cell.klass} {number(cell.headline)}")
+
+
+def cases_section(section: MetricReport) -> str:
+    names = [p.name for p in section.record.implementations]
+    groups = section.groups
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    pruned = [f"<tr><th>pattern</th><th>cases</th><th>example case</th>{head}</tr>"]
+    for group in groups:
+        first = group.rows[0]
+        cells = "".join(_cell(c, escape(c.klass)) for c in first.cells)
+        pruned.append(f"<tr><td><code>{escape(group.pattern)}</code></td>"
+                      f'<td class="num">{len(group.rows)}</td>'
+                      f"<td><code>{escape(first.case)}</code></td>{cells}</tr>")
+    full = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
+    for group in groups:
+        full.append(_group_header(group, len(names) + 2))
+        for row in group.rows:
+            cells = "".join(_cell(c, _value(c)) for c in row.cells)
+            full.append(f"<tr><td><code>{escape(row.case)}</code></td>"
+                        f"<td>{escape(row.source)}</td>{cells}</tr>")
+    return (
+        "<p>On each case every implementation gets a class: <b>A</b> for the value of "
+        "the first implementation that scored it, <b>B</b> for the next distinct value "
+        f"(within tolerance), and so on; <b>{FAILED}</b> a crash, timeout or invalid "
+        f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
+        "without the headline number. The classes in column "
+        "order are the case's pattern. One row per pattern, the most frequent first:</p>\n"
+        "<table>\n" + "\n".join(pruned) + "\n</table>\n"
+        f"<details><summary>All {len(section.rows)} cases, grouped by pattern</summary>\n"
+        "<table>\n" + "\n".join(full) + "\n</table>\n</details>"
+    )
+
+
+def _group_header(group: PatternGroup, width: int) -> str:
+    count = len(group.rows)
+    agree = ""
+    if group.agree:
+        agree = " (all agree)" if set(group.pattern) == {"A"} else " (all that scored it agree)"
+    return (f'<tr class="group"><th colspan="{width}">pattern <code>{escape(group.pattern)}'
+            f"</code>: {count} case{'s' if count != 1 else ''}{agree}</th></tr>")
+
+
+def _result_text(result: Result | None) -> str:
+    """Every statistic of a result, ``?`` for one it does not report."""
+    if result is None:
+        return "–"
+    parts = []
+    for key, value in result.to_json().items():
+        if value is None:
+            shown = "?"
+        elif isinstance(value, list):
+            shown = "/".join(f"{item:.6g}" for item in value)
+        else:
+            shown = f"{value:.6g}"
+        parts.append(f"{key} {shown}")
+    return ", ".join(parts)
+
+
+def example_block(metric: str, index: int, finding: Finding) -> str:
+    """One finding's minimal example, in full."""
+    example = finding.example
+    rows = [[td("case"), td(f"<code>{escape(example.case_id)}</code>")]]
+    for number_, (hyp, refs) in enumerate(example_texts(finding), start=1):
+        tag = f" {number_}" if len(example.hyps) > 1 else ""
+        rows.append([td(f"hypothesis{tag}"),
+                     td(f'<span class="text">{visible_html(hyp)}</span>')])
+        for ref_number, ref in enumerate(refs, start=1):
+            rows.append([td(f"reference{tag}.{ref_number}"),
+                         td(f'<span class="text">{visible_html(ref)}</span>')])
+    if finding.kind in ("conformance", "agreement"):
+        right = (f"reference as {finding.impl_a}" if finding.kind == "conformance"
+                 else finding.impl_b)
+        rows.append([td(escape(finding.impl_a)), td(escape(_result_text(example.result_a)))])
+        rows.append([td(escape(right)), td(escape(_result_text(example.result_b)))])
+        rows.append([td("first difference"),
+                     td(f"<code>{escape(finding.first_difference or '–')}</code>")])
+    if example.error:
+        rows.append([td("error"), td(f'<span class="text">{visible_html(example.error)}</span>')])
+    listed = ", ".join(finding.cases[:CASES_LISTED])
+    more = f" and {len(finding.cases) - CASES_LISTED} more" if len(
+        finding.cases) > CASES_LISTED else ""
+    rows.append([td("all cases"), td(f"<code>{escape(listed)}</code>{escape(more)}")])
+    title = (f"#{index} [{finding.kind}] {cause_of(finding)} — {implementations(finding)}: "
+             f"{finding.count} case{'s' if finding.count != 1 else ''}, largest difference "
+             f"{largest(finding)}")
+    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
+    return (f'<div class="example" id="{anchor(metric, index)}">\n<h4>{escape(title)}</h4>\n'
+            f"<table>\n{body}\n</table>\n</div>")
+
+
+def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
+                   ) -> str:
+    record = section.record
+    spec = "spec/bleu.md" if section.family == "bleu" else "spec/rouge.md"
+    parts = [
+        f'<section id="metric-{section.metric}">',
+        f"<h2>{escape(section.metric)}</h2>",
+        f"<p>{len(record.implementations)} implementations, {len(record.cases)} cases, "
+        f"{len(section.findings)} findings.</p>",
+        "<h3>Conventions</h3>",
+        f"<p>Each implementation's declared profile on the axes {escape(section.metric)} "
+        "depends on; <span class=\"depart\">highlighted</span>: a departure from the "
+        f"paper's profile ({escape(PAPERS[section.family])}).</p>",
+        profile_table(section),
+    ]
+    notes = [f"tolerance of {name}: absolute {t.absolute:g}, relative {t.relative:g} "
+             f"({t.reason})" for name, t in section.tolerances]
+    notes += [f"skipped: {reason}" for reason in record.skipped]
+    if notes:
+        parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
+    parts += ["<h3>Agreement</h3>", agreement_section(section, draw), "<h3>Findings</h3>"]
+    if section.findings:
+        parts += [f"<p>Largest difference: of the headline number, in "
+                  f"{escape(UNITS[section.family])}.</p>", findings_table(section)]
+    else:
+        parts.append("<p>None: every implementation agrees on every case.</p>")
+    parts += [
+        f"<h3>Conformance to {spec}</h3>",
+        "<p>Per clause: <i>conforms</i> (the declared profile takes the paper's value on "
+        "the clause's axes and no conformance finding names them), <i>departs on AXIS "
+        "(VALUE)</i> (declared; <i>found:</i> where a conformance finding shows the "
+        "implementation behaving so), <i>not applicable</i> (no axis of the clause matters "
+        f"to {escape(section.metric)}).</p>",
+        conformance_table(section),
+    ]
+    if section.unexplained:
+        parts.append("<ul>" + "".join(
+            f"<li>no axis explains {escape(f.impl_a)} against the reference configured as "
+            f"it: {f.count} case{'s' if f.count != 1 else ''}, first difference "
+            f"<code>{escape(f.first_difference)}</code></li>" for f in section.unexplained
+        ) + "</ul>")
+    parts += ["<h3>Cases &times; implementations</h3>", cases_section(section)]
+    if section.findings:
+        parts.append("<h3>Minimal examples</h3>")
+        parts += [example_block(section.metric, index, finding)
+                  for index, finding in enumerate(section.findings, start=1)]
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+LEGEND = (
+    'Invisible characters are shown as markers: <span class="inv">⟨TAB⟩</span> a tab, '
+    '<span class="inv">⟨LF⟩</span> a line break, <span class="inv">⟨U+XXXX⟩</span> any '
+    "other invisible character or combining mark by its code point "
+    '(<span class="inv">⟨U+00A0⟩</span> no-break space, <span class="inv">⟨U+200B⟩</span> '
+    'zero-width space), <span class="inv">⟨empty⟩</span> an empty text, '
+    '<span class="inv">⟨none⟩</span> a missing reference; … ends a text cut short.'
+)
+
+
+def render(report: Report, draw: Callable[[Agreement, str], bytes] | None = None,
+           missing_note: bool = False) -> str:
+    """The whole of ``report.html``.  ``draw`` makes an agreement matrix's PNG; without
+    it the matrices are tables (``missing_note``: say that matplotlib is missing)."""
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en">',
+        "<head>",
+        '<meta charset="utf-8">',
+        "<title>metricdiff audit report</title>",
+        f"<style>{STYLE}</style>",
+        "</head>",
+        "<body>",
+        "<h1>metricdiff audit report</h1>",
+    ]
+    if report.timestamp:
+        parts.append(f"<p>Generated {escape(report.timestamp)}.</p>")
+    parts.append(f"<p>{escape(report.summary())}</p>")
+    if missing_note:
+        parts.append(f'<p class="note">matplotlib is not installed ({escape(plot.INSTALL_HINT)})'
+                     ": the agreement matrices are shown as tables.</p>")
+    parts.append(f'<p class="note">{LEGEND}</p>')
+    links = " · ".join(f'<a href="#metric-{m.metric}">{escape(m.metric)}</a>'
+                       for m in report.metrics)
+    parts.append(f"<nav>{links}</nav>")
+    parts += [metric_section(section, draw) for section in report.metrics]
+    parts += ["</body>", "</html>"]
+    return "\n".join(parts) + "\n"

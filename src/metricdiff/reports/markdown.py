@@ -1,0 +1,160 @@
+"""``report.md``: the audit as Markdown tables (through ``tabulate``) ready to paste
+into a paper's appendix.
+
+Every text that came from the audited data goes into a code span, with its
+invisible characters made visible and ``|`` escaped, so that neither a table nor
+a Markdown renderer can be broken by it.
+"""
+
+from __future__ import annotations
+
+from tabulate import tabulate
+
+from metricdiff.findings import Finding, cause_of
+from metricdiff.reports.content import (
+    PAPERS,
+    UNITS,
+    MetricReport,
+    Report,
+    example_texts,
+    implementations,
+    largest,
+)
+from metricdiff.reports.visible import visible
+
+#: Example texts longer than this many characters are cut with an ellipsis.
+TEXT_LIMIT = 40
+
+LEGEND = (
+    "Invisible characters in examples are shown as markers: `⟨TAB⟩` a tab, `⟨LF⟩` a "
+    "line break, `⟨U+XXXX⟩` any other invisible character or combining mark by its "
+    "code point (`⟨U+00A0⟩` no-break space, `⟨U+200B⟩` zero-width space), `⟨empty⟩` "
+    "an empty text, `⟨none⟩` a missing reference; `…` ends a text cut short."
+)
+
+
+def cell(text: str) -> str:
+    """Plain text made safe in a table cell: ``|`` escaped, no line breaks."""
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def code(text: str) -> str:
+    """``text`` as a code span that a table cell can hold."""
+    fence = "``" if "`" in text else "`"
+    pad = " " if fence == "``" or text.startswith(" ") or text.endswith(" ") else ""
+    return f"{fence}{pad}{cell(text)}{pad}{fence}"
+
+
+def shown(text: str | None, limit: int | None = TEXT_LIMIT) -> str:
+    """A text from the data: visible markers, cut at ``limit``, in a code span."""
+    return code(visible(text, limit))
+
+
+def _table(rows: list[list[str]], headers: list[str]) -> str:
+    return str(tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True))
+
+
+def example_cell(finding: Finding) -> str:
+    """The minimal example in one cell: each segment's hypothesis and references."""
+    segments = example_texts(finding)
+    parts = []
+    for number_, (hyp, refs) in enumerate(segments, start=1):
+        tag = f"{number_}: " if len(segments) > 1 else ""
+        refs_shown = ", ".join(shown(ref) for ref in refs)
+        parts.append(f"{tag}hyp {shown(hyp)} ref {refs_shown}")
+    text = "; ".join(parts)
+    if finding.example.error:
+        text += f"; error {shown(finding.example.error, 80)}"
+    return text
+
+
+def profile_table(section: MetricReport) -> str:
+    """Implementations (rows) x the axes the metric depends on (columns), the
+    paper's profile first; a departure from the paper is bold."""
+    rows = [["*paper*", "", *(code(value) for value in section.paper), ""]]
+    for row in section.profiles:
+        values = [f"**{code(value)}**" if departs else code(value)
+                  for value, departs in row.values]
+        rows.append([cell(row.person.name), cell(row.person.version), *values,
+                     code(row.person.signature)])
+    return _table(rows, ["implementation", "version", *section.axes, "signature"])
+
+
+def findings_table(section: MetricReport) -> str:
+    rows = [
+        [str(index), cell(f.kind), code(cause_of(f)), cell(implementations(f)), str(f.count),
+         largest(f), example_cell(f)]
+        for index, f in enumerate(section.findings, start=1)
+    ]
+    return _table(rows, ["#", "kind", "cause", "implementations", "cases",
+                         "largest difference", "minimal example"])
+
+
+def conformance_table(section: MetricReport) -> str:
+    rows = [[cell(row.implementation), *(cell(status.text()) for status in row.cells)]
+            for row in section.conformance]
+    return _table(rows, ["implementation", *section.clauses])
+
+
+def metric_section(section: MetricReport) -> list[str]:
+    record = section.record
+    lines = [
+        f"## {section.metric}",
+        "",
+        f"{len(record.implementations)} implementations, {len(record.cases)} cases, "
+        f"{len(section.findings)} findings.",
+        "",
+        "### Conventions",
+        "",
+        f"Each implementation's declared profile on the axes {section.metric} depends on; "
+        f"**bold**: a departure from the paper's profile ({PAPERS[section.family]}).",
+        "",
+        profile_table(section),
+        "",
+    ]
+    for name, tolerance in section.tolerances:
+        lines.append(f"- tolerance of {cell(name)}: absolute {tolerance.absolute:g}, "
+                     f"relative {tolerance.relative:g} ({cell(tolerance.reason)})")
+    for reason in record.skipped:
+        lines.append(f"- skipped: {cell(reason)}")
+    if section.tolerances or record.skipped:
+        lines.append("")
+    lines += ["### Findings", ""]
+    if section.findings:
+        lines += [f"Largest difference: of the headline number, in {UNITS[section.family]}.",
+                  "", findings_table(section), ""]
+    else:
+        lines += ["None: every implementation agrees on every case.", ""]
+    spec = "spec/bleu.md" if section.family == "bleu" else "spec/rouge.md"
+    lines += [
+        f"### Conformance to {spec}",
+        "",
+        "Per clause: `conforms` (the declared profile takes the paper's value on the "
+        "clause's axes and no conformance finding names them), `departs on AXIS (VALUE)` "
+        "(declared; `found:` where a conformance finding shows the implementation "
+        "behaving so), `not applicable` (no axis of the clause matters to "
+        f"{section.metric}).",
+        "",
+        conformance_table(section),
+        "",
+    ]
+    for finding in section.unexplained:
+        lines.append(
+            f"- no axis explains {cell(finding.impl_a)} against the reference configured "
+            f"as it: {finding.count} case{'s' if finding.count != 1 else ''}, first "
+            f"difference {code(finding.first_difference)}"
+        )
+    if section.unexplained:
+        lines.append("")
+    return lines
+
+
+def render(report: Report) -> str:
+    """The whole of ``report.md``."""
+    lines = ["# metricdiff audit report", ""]
+    if report.timestamp:
+        lines += [f"Generated {report.timestamp}.", ""]
+    lines += [report.summary(), "", LEGEND, ""]
+    for section in report.metrics:
+        lines += metric_section(section)
+    return "\n".join(lines).rstrip("\n") + "\n"

@@ -1,0 +1,294 @@
+"""An audit folder read back: ``audit.json``, ``findings.json`` and ``results.jsonl``
+as typed records, the only input of ``metricdiff report``.
+
+Reading the files (never the audit's objects in memory) is what makes the reports
+of ``metricdiff audit --out DIR`` and ``metricdiff report --from DIR`` the same
+bytes.  A missing or malformed file is an ``InputError`` naming the file (and the
+line, for JSON Lines and JSON syntax errors).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterator
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from metricdiff.adapters.base import Tolerance
+from metricdiff.audit_output import AUDIT_NAME
+from metricdiff.findings import Example, Finding
+from metricdiff.inputs import InputError
+from metricdiff.metrics import METRICS, Result, family
+from metricdiff.results import BleuResult, RougeResult
+
+FINDINGS_NAME = "findings.json"
+RESULTS_NAME = "results.jsonl"
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Implementation:
+    """One participant of the audit: an implementation under one profile."""
+
+    name: str
+    impl: str
+    label: str
+    version: str
+    signature: str
+    profile: dict[str, str]
+    tolerance: Tolerance
+
+
+@attrs.frozen
+class CaseInfo:
+    """One case the audit scored."""
+
+    id: str
+    source: str
+    klass: str = ""
+
+
+@attrs.frozen
+class Run:
+    """One implementation on one case: its status and, if it gave one, its result."""
+
+    status: str
+    error: str
+    result: Result | None
+
+    @property
+    def headline(self) -> float | None:
+        """The number people quote (BLEU 0-100, ROUGE F 0-1), if there is a result
+        that reports it."""
+        if self.result is None or math.isnan(self.result.headline):
+            return None
+        return self.result.headline
+
+
+@attrs.frozen
+class MetricRecord:
+    """Everything the audit recorded for one metric."""
+
+    metric: str
+    implementations: tuple[Implementation, ...]
+    skipped: tuple[str, ...]
+    cases: tuple[CaseInfo, ...]
+    #: (implementation or ``reference-as-<name>``, case id) -> its run.
+    runs: dict[tuple[str, str], Run]
+    findings: tuple[Finding, ...]
+
+    @property
+    def family(self) -> str:
+        return family(self.metric)
+
+    def run(self, impl: str, case: str) -> Run | None:
+        return self.runs.get((impl, case))
+
+
+@attrs.frozen
+class AuditRecord:
+    """An audit folder: one record per metric, in the audit's order."""
+
+    metrics: tuple[MetricRecord, ...]
+
+
+# ---------------------------------------------------------------- reading files
+
+
+def _read_text(path: Path) -> str:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise InputError(f"{path}:0: cannot read: {error.strerror or error}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise InputError(f"{path}:{line}: not UTF-8") from None
+
+
+def _parse_json(path: Path, text: str, line: int = 0) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        where = line or error.lineno
+        raise InputError(f"{path}:{where}: not valid JSON ({error.msg})") from None
+
+
+def _checked(path: Path, line: int, what: str, build: Callable[[], T]) -> T:
+    """``build()``, with a malformed record turned into a one-line InputError."""
+    try:
+        return build()
+    except InputError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+        detail = f"missing field {error}" if isinstance(error, KeyError) else str(error)
+        raise InputError(f"{path}:{line}: malformed {what}: {detail}") from None
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {type(value).__name__}")
+    return value
+
+
+def _list(value: Any) -> list[Any]:
+    if not isinstance(value, list):
+        raise TypeError(f"expected a list, got {type(value).__name__}")
+    return value
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"expected a number, got {type(value).__name__}")
+    return float(value)
+
+
+def _result(data: Any, metric_family: str) -> Result | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a result object, got {type(data).__name__}")
+    if metric_family == "bleu":
+        return BleuResult.from_json(data)
+    return RougeResult.from_json(data)
+
+
+def _implementation(data: Any) -> Implementation:
+    tolerance = data["tolerance"]
+    return Implementation(
+        _text(data["name"]),
+        _text(data["impl"]),
+        _text(data["label"]),
+        _text(data["version"]),
+        _text(data["signature"]),
+        {_text(axis): _text(value) for axis, value in data["profile"].items()},
+        Tolerance(_number(tolerance["absolute"]), _number(tolerance["relative"]),
+                  _text(tolerance["reason"])),
+    )
+
+
+@attrs.frozen
+class _MetricHead:
+    metric: str
+    implementations: tuple[Implementation, ...]
+    skipped: tuple[str, ...]
+    cases: tuple[CaseInfo, ...]
+
+
+def _metric_head(data: Any) -> _MetricHead:
+    metric = _text(data["metric"])
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}")
+    return _MetricHead(
+        metric,
+        tuple(_implementation(item) for item in data["participants"]),
+        tuple(_text(reason) for reason in data["skipped"]),
+        tuple(CaseInfo(_text(case["id"]), _text(case["source"]), _text(case.get("class", "")))
+              for case in data["cases"]),
+    )
+
+
+def _finding(data: Any, known: set[str]) -> Finding:
+    metric = _text(data["metric"])
+    if metric not in known:
+        raise ValueError(f"metric {metric!r} is not in {AUDIT_NAME}")
+    example = data["example"]
+    hypothesis = example["hypothesis"]
+    if isinstance(hypothesis, str):  # one segment: shown bare
+        hyps: tuple[str, ...] = (hypothesis,)
+        refs: tuple[tuple[str | None, ...], ...] = (tuple(_list(example["references"])),)
+    else:
+        hyps = tuple(_text(hyp) for hyp in _list(hypothesis))
+        refs = tuple(tuple(_list(segment)) for segment in _list(example["references"]))
+    if len(refs) != len(hyps):
+        raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+    for segment in refs:
+        for ref in segment:
+            if ref is not None:
+                _text(ref)
+    values = tuple(_text(value) for value in data["values"])
+    if len(values) != 2:
+        raise ValueError(f"'values' has {len(values)} entries, not 2")
+    metric_family = family(metric)
+    return Finding(
+        metric,
+        _text(data["impl_a"]),
+        _text(data["impl_b"]),
+        _text(data["kind"]),
+        _text(data["axis"]),
+        (values[0], values[1]),
+        _text(data["first_difference"]),
+        int(_number(data["count"])),
+        _number(data["max_delta"]),
+        Example(
+            _text(example["case"]), hyps, refs,
+            _result(example["result_a"], metric_family),
+            _result(example["result_b"], metric_family),
+            _text(example.get("error", "")),
+        ),
+        {_text(k): _text(v) for k, v in data["signatures"].items()},
+        tuple(_text(case) for case in data.get("cases", ())),
+        bool(data.get("explained", True)),
+    )
+
+
+def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]:
+    metric = _text(data["metric"])
+    if metric not in names:
+        raise ValueError(f"metric {metric!r} is not in {AUDIT_NAME}")
+    impl = _text(data["impl"])
+    if impl not in names[metric]:
+        raise ValueError(f"implementation {impl!r} did not take part in {metric}")
+    run = Run(_text(data["status"]), _text(data["error"]),
+              _result(data["result"], family(metric)))
+    return metric, impl, _text(data["case"]), run
+
+
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def load_audit(folder: Path) -> AuditRecord:
+    """The audit recorded in ``folder`` (what ``metricdiff audit --out`` wrote)."""
+    about_path = folder / AUDIT_NAME
+    about = _parse_json(about_path, _read_text(about_path))
+    heads = _checked(about_path, 0, "audit description",
+                     lambda: [_metric_head(item) for item in about["metrics"]])
+    known = {head.metric for head in heads}
+    # Who may appear in results.jsonl: each participant, and the reference as it.
+    names = {
+        head.metric: {p.name for p in head.implementations}
+        | {f"reference-as-{p.name}" for p in head.implementations}
+        for head in heads
+    }
+
+    findings_path = folder / FINDINGS_NAME
+    raw = _parse_json(findings_path, _read_text(findings_path))
+    if not isinstance(raw, list):
+        raise InputError(f"{findings_path}:1: expected a list of findings")
+    findings: dict[str, list[Finding]] = {metric: [] for metric in known}
+    for number, item in enumerate(raw, start=1):
+        found = _checked(findings_path, 0, f"finding {number}", partial(_finding, item, known))
+        findings[found.metric].append(found)
+
+    results_path = folder / RESULTS_NAME
+    runs: dict[str, dict[tuple[str, str], Run]] = {metric: {} for metric in known}
+    for number, line in _lines(results_path):
+        row = _parse_json(results_path, line, number)
+        metric, impl, case, run = _checked(results_path, number, "result row",
+                                           partial(_run_row, row, names))
+        runs[metric][(impl, case)] = run
+
+    return AuditRecord(tuple(
+        MetricRecord(head.metric, head.implementations, head.skipped, head.cases,
+                     runs[head.metric], tuple(findings[head.metric]))
+        for head in heads
+    ))

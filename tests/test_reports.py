@@ -1,0 +1,368 @@
+"""``metricdiff report`` and the reports ``metricdiff audit --out`` writes:
+``report.md``, ``report.html`` and ``report.json``.
+
+The golden files ``tests/golden/report_small/report.*`` are the reports of the
+committed audit folder ``tests/golden/audit_small/`` (a real audit, made by
+``tests/golden/make_audit_small.py``), with the agreement pictures' base64 payload
+replaced by a placeholder so that they do not depend on the matplotlib version.
+They were checked by hand once; after an intended change of format, regenerate
+them with
+
+    METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_reports.py
+
+and read the diff.  The other tests derive what they expect by hand: the
+markers of invisible characters from their code points, the matrices and
+patterns from small records whose numbers are chosen here, the conformance
+table from the adapters' declared profiles (documented in spec/*.md).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from metricdiff.adapters.base import Tolerance
+from metricdiff.cli import main
+from metricdiff.conventions import BleuOptions, RougeOptions, axis_names
+from metricdiff.conventions.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
+from metricdiff.reports import audit_reports, plot
+from metricdiff.reports.conformance import conformance
+from metricdiff.reports.matrix import agreement, case_rows, pattern_groups
+from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
+from metricdiff.reports.visible import visible, visible_html
+from metricdiff.results import BleuResult
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+AUDIT = GOLDEN / "audit_small"
+EXPECTED = GOLDEN / "report_small"
+UPDATE = os.environ.get("METRICDIFF_UPDATE_GOLDEN") == "1"
+NAMES = ("report.md", "report.html", "report.json")
+PNG = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
+#: The tags report.html is made of: any other tag would come from the data.
+TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "nav",
+        "a", "section", "table", "tr", "th", "td", "code", "span", "ul", "li", "details",
+        "summary", "img", "div", "b", "i", "br"}
+
+
+def scrub(text: str) -> str:
+    """The report with every picture's bytes replaced by a placeholder."""
+    return PNG.sub("data:image/png;base64,SCRUBBED", text)
+
+
+@pytest.fixture
+def no_matplotlib_needed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without matplotlib, pictures are stand-in bytes: the scrubbed page is the same."""
+    if not plot.available():
+        monkeypatch.setattr(plot, "available", lambda: True)
+        monkeypatch.setattr(plot, "agreement_png", lambda _matrix, _unit: b"png")
+
+
+# ---------------------------------------------------------------- golden files
+
+
+@pytest.mark.usefixtures("no_matplotlib_needed")
+@pytest.mark.parametrize("name", NAMES)
+def test_golden(name: str) -> None:
+    text = scrub(audit_reports.render_reports(AUDIT)[name])
+    golden = EXPECTED / name
+    if UPDATE:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_bytes(text.encode("utf-8"))
+    assert text == golden.read_text(encoding="utf-8")
+
+
+def test_golden_audit_folder_is_what_reports_read(tmp_path: Path) -> None:
+    """The golden folder holds a crash, explained and unexplained conformance
+    findings and agreement findings: every kind of row the reports have."""
+    kinds = {(f["kind"], f["explained"]) for f in
+             json.loads((AUDIT / "findings.json").read_text(encoding="utf-8"))}
+    assert {("crash", False), ("conformance", True), ("conformance", False),
+            ("agreement", True)} <= kinds
+
+
+# ------------------------------------------------------------------ escaping
+
+
+class Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: set[str] = set()
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        self.scripts += tag == "script"
+        for name, _ in attrs:
+            assert not name.startswith("on"), name
+
+
+def with_script(tmp_path: Path) -> Path:
+    """The golden folder with markup in every kind of text that comes from data: a
+    hypothesis, a reference, an error, a case ID."""
+    folder = tmp_path / "audit"
+    shutil.copytree(AUDIT, folder)
+    path = folder / "findings.json"
+    findings = json.loads(path.read_text(encoding="utf-8"))
+    for finding in findings:
+        example = finding["example"]
+        example["hypothesis"] = "<script>alert(1)</script>"
+        example["references"] = ['<img src=x onerror="alert(2)">']
+        example["error"] = "ValueError: </td><script>alert(3)</script>"
+        example["case"] = "<b>case</b>"
+    path.write_text(json.dumps(findings), encoding="utf-8")
+    return folder
+
+
+def test_markup_in_the_data_is_text_in_the_html(tmp_path: Path) -> None:
+    page = audit_reports.render_reports(with_script(tmp_path), pictures=False)["report.html"]
+    parser = Tags()
+    parser.feed(page)
+    assert parser.scripts == 0
+    assert parser.tags <= TAGS
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "&lt;img src=x onerror=&quot;alert(2)&quot;&gt;" in page
+    assert "&lt;/td&gt;&lt;script&gt;alert(3)&lt;/script&gt;" in page
+    assert "<script" not in page.lower()
+
+
+def test_markup_in_the_data_stays_in_code_spans_in_markdown(tmp_path: Path) -> None:
+    text = audit_reports.render_reports(with_script(tmp_path), pictures=False)["report.md"]
+    assert "<script>alert(1)</script>" in text
+    outside = re.sub(r"``.*?``|`[^`]*`", "", text)
+    assert "<" not in outside
+
+
+# -------------------------------------------------------------- determinism
+
+
+def test_two_runs_write_the_same_bytes(tmp_path: Path) -> None:
+    first = audit_reports.write_reports(AUDIT, tmp_path / "one")
+    second = audit_reports.write_reports(AUDIT, tmp_path / "two")
+    assert [p.name for p in first] == list(NAMES)
+    for a, b in zip(first, second, strict=True):
+        assert a.read_bytes() == b.read_bytes()
+
+
+def test_the_picture_is_deterministic() -> None:
+    pytest.importorskip("matplotlib")
+    matrix = agreement(load_audit(AUDIT).metrics[0])
+    first = plot.agreement_png(matrix, "BLEU points")
+    assert first[:8] == b"\x89PNG\r\n\x1a\n"
+    assert b"Software" not in first
+    assert plot.agreement_png(matrix, "BLEU points") == first
+
+
+def test_without_matplotlib_the_matrix_is_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(plot, "available", lambda: False)
+    page = audit_reports.render_reports(AUDIT)["report.html"]
+    assert "<img" not in page
+    assert page.count("matplotlib is not installed") == 1
+    # one agreement table per metric, headed by its implementations
+    assert page.count("<tr><th></th><th>reference</th>") == 2
+
+
+# ------------------------------------------------------------ command line
+
+
+def test_audit_out_writes_the_reports_report_from_rewrites_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cats sat on the mat\nrunning dogs\n", encoding="utf-8")
+    ref.write_text("the cat sat on the mat\nthe dog runs\n", encoding="utf-8")
+    out = tmp_path / "out"
+    status = main(["audit", "--hyp", str(hyp), "--ref", str(ref), "--metric", "rouge-1",
+                   "--impl", "reference", "--no-minimise", "--out", str(out)])
+    assert status == 0
+    capsys.readouterr()
+    for name in NAMES:
+        assert (out / name).stat().st_size > 0
+    data = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    [metric] = data["metrics"]
+    # the reference and the reference with Porter's stemmer: "cats"/"cat" and
+    # "dogs"/"dog" match only when stemmed, so they disagree on both lines
+    assert [i["name"] for i in metric["implementations"]] == ["reference", "reference+stemmed"]
+    assert metric["implementations"][1]["departures"] == ["stemmer"]
+    assert metric["agreement"]["differing_cases"][0][1] == 3  # two lines and the corpus
+
+    again = tmp_path / "again"
+    assert main(["report", "--from", str(out), "--out", str(again)]) == 0
+    assert capsys.readouterr().out.startswith(f"wrote {again / 'report.md'}")
+    for name in NAMES:
+        assert (again / name).read_bytes() == (out / name).read_bytes()
+
+
+@pytest.mark.parametrize(("name", "damage", "where"), [
+    ("results.jsonl", lambda lines: [*lines[:2], "{not json", *lines[3:]], "results.jsonl:3:"),
+    ("results.jsonl", lambda lines: [*lines[:4], '{"metric": "bleu"}', *lines[5:]],
+     "results.jsonl:5: malformed result row: missing field 'impl'"),
+    ("findings.json", lambda lines: [*lines[:6], "]]", *lines[7:]], "findings.json:7:"),
+    ("audit.json", None, "audit.json:0: cannot read"),
+])
+def test_a_bad_file_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, damage: object, where: str
+) -> None:
+    folder = tmp_path / "audit"
+    shutil.copytree(AUDIT, folder)
+    path = folder / name
+    if damage is None:
+        path.unlink()
+    else:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        path.write_text("\n".join(damage(lines)) + "\n", encoding="utf-8")  # type: ignore[operator]
+    assert main(["report", "--from", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1
+    assert err.startswith(f"metricdiff: error: {path}")
+    assert where in err
+    assert not (folder / "report.md").exists()
+
+
+# -------------------------------------------------------- invisible characters
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("a\tb", "a⟨TAB⟩b"),
+    ("two\nlines", "two⟨LF⟩lines"),
+    ("no\u00a0break", "no⟨U+00A0⟩break"),
+    ("zero\u200bwidth", "zero⟨U+200B⟩width"),
+    ("cafe\u0301", "cafe⟨U+0301⟩"),  # decomposed: the mark on its own
+    ("caf\u00e9", "caf\u00e9"),  # precomposed é prints as itself
+    ("\ufeffbom", "⟨U+FEFF⟩bom"),
+    ("a  b", "a  b"),  # ASCII spaces stay
+    ("", "⟨empty⟩"),
+    (None, "⟨none⟩"),
+])
+def test_visible(text: str | None, shown: str) -> None:
+    assert visible(text) == shown
+
+
+def test_visible_cuts_long_text_and_escapes_html() -> None:
+    assert visible("abcdef", 3) == "abc…"
+    assert visible("abc", 3) == "abc"
+    assert visible_html("<b>\t&") == '&lt;b&gt;<span class="inv">⟨TAB⟩</span>&amp;'
+
+
+# ------------------------------------------------------------------ matrices
+
+
+def person(name: str, absolute: float = 0.0) -> Implementation:
+    return Implementation(name, name, "declared", "1", f"bleu|impl:{name}-1", {},
+                          Tolerance(absolute, 1e-9))
+
+
+def bleu(score: float) -> Run:
+    return Run("ok", "", BleuResult(score, (score,) * 4, 1.0, 4, 4.0, (1,) * 4, (4,) * 4))
+
+
+CRASH = Run("crash", "ValueError: no", None)
+NA = Run("crash", "UnsupportedOption: three references", None)
+
+
+def record() -> MetricRecord:
+    """Three implementations on five cases; ``loose`` allows 0.5 either way."""
+    people = (person("ref"), person("a"), person("loose", absolute=0.5))
+    table = {  # case -> each implementation's run, in the order above
+        "c1": (bleu(10.0), bleu(10.0), bleu(12.0)),
+        "c2": (bleu(10.0), bleu(11.0), bleu(10.3)),
+        "c3": (bleu(5.0), CRASH, bleu(5.0)),
+        "c4": (bleu(1.0), bleu(1.0), bleu(3.0)),
+        "c5": (bleu(7.0), NA, bleu(7.0)),
+    }
+    runs = {(p.name, case): run for case, row in table.items()
+            for p, run in zip(people, row, strict=True)}
+    cases = tuple(CaseInfo(case, "user") for case in table)
+    return MetricRecord("bleu", people, (), cases, runs, ())
+
+
+def test_agreement_matrix() -> None:
+    matrix = agreement(record())
+    assert matrix.names == ("ref", "a", "loose")
+    # ref vs a: c1, c2, c4 compared (a crashed on c3, cannot take c5); |10 - 11| = 1
+    assert matrix.max_delta[0][1] == matrix.max_delta[1][0] == 1.0
+    assert (matrix.differing[0][1], matrix.compared[0][1]) == (1, 3)
+    # ref vs loose: all five; 2, 0.3, 0, 2, 0; 0.3 is within loose's 0.5
+    assert matrix.max_delta[0][2] == 2.0
+    assert (matrix.differing[0][2], matrix.compared[0][2]) == (2, 5)
+    # a vs loose: c1 2, c2 0.7, c4 2
+    assert matrix.max_delta[1][2] == 2.0
+    assert (matrix.differing[1][2], matrix.compared[1][2]) == (3, 3)
+    assert matrix.max_delta[1][1] == 0.0 and matrix.largest == 2.0
+
+
+def test_patterns_group_cases_by_who_agrees_with_whom() -> None:
+    rows = case_rows(record())
+    # c2: a's 11 is new (B); loose's 10.3 is within 0.5 of ref's 10 (A)
+    assert [row.pattern for row in rows] == ["AAB", "ABA", "A!A", "AAB", "A-A"]
+    groups = pattern_groups(rows)
+    # the most frequent first, then by pattern ('!' < '-' < 'B')
+    assert [(g.pattern, [r.case for r in g.rows]) for g in groups] == [
+        ("AAB", ["c1", "c4"]), ("A!A", ["c3"]), ("A-A", ["c5"]), ("ABA", ["c2"]),
+    ]
+    assert [g.agree for g in groups] == [False, True, True, False]
+
+
+# --------------------------------------------------------------- conformance
+
+
+def test_every_axis_has_its_clause_and_every_clause_is_in_the_spec() -> None:
+    root = Path(__file__).resolve().parents[1]
+    for family, options in (("bleu", BleuOptions), ("rouge", RougeOptions)):
+        mapped = [axis for _, axes in SPEC_CLAUSES[family] for axis in axes]
+        assert sorted(mapped) == sorted(a for a in axis_names(options) if a not in SET_BY_NAME)
+        spec = (root / "spec" / f"{family}.md").read_text(encoding="utf-8")
+        for clause, _ in SPEC_CLAUSES[family]:
+            assert f"\n### {clause}\n" in spec
+
+
+def test_metric_axes() -> None:
+    assert "weight" not in metric_axes("rouge-1") and "skip" not in metric_axes("rouge-1")
+    assert {"weight", "wlcs", "sentence_split"} <= set(metric_axes("rouge-w"))
+    assert "counts" not in metric_axes("rouge-l") and "counts" in metric_axes("rouge-su")
+    assert metric_axes("bleu") == axis_names(BleuOptions)
+
+
+def statuses(metric: int) -> dict[str, dict[str, str]]:
+    _clauses, rows = conformance(load_audit(AUDIT).metrics[metric])
+    return {row.implementation: {c.clause: c.text() for c in row.cells} for row in rows}
+
+
+def test_conformance_of_the_bleu_peers() -> None:
+    table = statuses(0)
+    assert set(table["reference"].values()) == {"conforms"}
+    # sacrebleu's declared defaults (spec/bleu.md appendix): 13a, exp, all_zero zero
+    assert table["sacrebleu"] == {
+        "BLEU-TOK-NONE": "departs on tokenize (13a)", "BLEU-CASE": "conforms",
+        "BLEU-REFLEN": "conforms", "BLEU-SCORE": "conforms", "BLEU-EMPTY-ORDER": "conforms",
+        "BLEU-ALL-ZERO": "departs on all_zero (zero)",
+        "BLEU-SMOOTH-NONE": "departs on smoothing (exp)", "BLEU-LEVEL": "conforms",
+        "BLEU-EMPTY": "conforms",
+    }
+    # NLTK: method0 (float-min), max(1, count) denominators
+    assert table["nltk"]["BLEU-SMOOTH-NONE"] == "departs on smoothing (float-min)"
+    assert table["nltk"]["BLEU-EMPTY-ORDER"] == "departs on empty_order (denominator-one)"
+    # the audit's conformance finding: sacrebleu+intl behaves as tokenize=zh on
+    # "R&amp;D" (findings.json of the golden folder)
+    assert table["sacrebleu+intl"]["BLEU-TOK-NONE"] == "departs on tokenize (intl; found: zh)"
+
+
+def test_conformance_of_rouge_score() -> None:
+    table = statuses(1)
+    # rouge-score's declared departures from Lin 2004 (adapters/rouge_score.py)
+    departing = {clause: text for clause, text in table["rouge-score"].items()
+                 if text.startswith("departs")}
+    assert departing == {
+        "ROUGE-TOKENIZE": "departs on tokenize (rouge-score)",
+        "ROUGE-MULTI-REF": "departs on multi_ref (best-f)",
+        "ROUGE-REPORT": "departs on report (f)",
+    }
+    # ROUGE-1 reads neither sentences, nor weights, nor skips
+    for clause in ("ROUGE-LSUM", "ROUGE-W", "ROUGE-S", "ROUGE-SU"):
+        assert table["rouge-score"][clause] == "not applicable"
+    assert table["rouge-score+stemmed"]["ROUGE-STEM"] == "departs on stemmer (porter-nltk)"
