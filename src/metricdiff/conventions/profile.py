@@ -1,5 +1,5 @@
 """Options as profiles: overriding axes from ``-o axis=value`` text, listing the
-values on every axis, and writing the one-line signature."""
+values on every axis, and writing the one-line signature and reading it back."""
 
 from __future__ import annotations
 
@@ -51,3 +51,60 @@ def signature(metric: str, impl: str, options: attrs.AttrsInstance) -> str:
     parts = [metric, f"impl:{impl}"]
     parts += [f"{AXES[name].short}:{text}" for name, text in profile_of(options).items()]
     return "|".join(parts)
+
+
+#: Components a shortened signature may carry in place of the axes it leaves out.
+_ELISIONS = ("…", "...")
+
+
+@attrs.frozen
+class ParsedSignature:
+    """A signature read back: the metric, the implementation (``name-version``,
+    None if the signature omits it) and each axis it states, by axis name, with
+    the value in the canonical text ``signature`` writes.  A shortened signature
+    (as papers print them) states only some axes."""
+
+    metric: str
+    impl: str | None
+    profile: dict[str, str]
+
+
+def _short_names() -> dict[str, str]:
+    return {axis.short: axis.name for axis in AXES.values()}
+
+
+def parse_signature(text: str) -> ParsedSignature:
+    """The inverse of ``signature``: ``bleu|impl:sacrebleu-2.6.0|tok:13a|...``.
+
+    Axes may be missing or elided with ``…``; an unknown key, an unknown value or
+    a key given twice raises ConventionError.  Whether the metric name and the
+    axes fit together is left to the caller (``metricdiff.metrics`` knows that).
+    """
+    metric, *components = [part.strip() for part in text.strip().split("|")]
+    if not metric or ":" in metric:
+        raise ConventionError(
+            f"signature {text.strip()[:40]!r} must start with the metric name, e.g. 'bleu|...'"
+        )
+    shorts = _short_names()
+    impl: str | None = None
+    profile: dict[str, str] = {}
+    for component in components:
+        if component in _ELISIONS:
+            continue
+        key, sep, value = component.partition(":")
+        if not sep:
+            raise ConventionError(f"signature component {component!r}: expected KEY:VALUE")
+        if key == "impl":
+            if impl is not None:
+                raise ConventionError("signature gives 'impl' twice")
+            impl = value
+            continue
+        if key not in shorts:
+            raise ConventionError(
+                f"unknown signature key {key!r} (known: impl, {', '.join(shorts)})"
+            )
+        axis = AXES[shorts[key]]
+        if axis.name in profile:
+            raise ConventionError(f"signature gives {key!r} ({axis.name}) twice")
+        profile[axis.name] = axis.format(axis.parse(value))
+    return ParsedSignature(metric, impl, profile)

@@ -1,0 +1,137 @@
+"""``metricdiff signature``: an implementation's signature, or what a signature means.
+
+``--impl I --metric M [-o AXIS=VALUE]`` prints the signature ``metricdiff score``
+would print with the score.  ``--explain SIG`` reads a signature (a full one, or
+a shortened one as papers quote it, with ``…`` for left-out axes) and prints a
+table: each axis it states, its value, whether that is the paper's value and the
+implementation's default, and what the value means.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+
+from metricdiff.adapters import AnyAdapter, adapter_names, families_of, get_adapter
+from metricdiff.cli._common import Commands, available_adapter, parse_overrides
+from metricdiff.conventions import AXES, ConventionError, axis_names, profile_of
+from metricdiff.conventions.profile import ParsedSignature, parse_signature
+from metricdiff.metrics import METRICS, check_metric, paper_options
+
+#: Width of the "meaning" column; longer descriptions wrap.
+MEANING_WIDTH = 56
+
+
+def _metric_of(args: argparse.Namespace) -> str:
+    """``--metric``, or the implementation's first metric (``bleu`` if it has BLEU)."""
+    if args.metric:
+        return str(args.metric)
+    families = families_of(args.impl)
+    if "bleu" in families:
+        return "bleu"
+    return str(get_adapter(args.impl, "rouge-1").metrics[0])
+
+
+def split_impl(impl: str) -> tuple[str, str | None]:
+    """``rouge-score-0.1.2`` -> (``rouge-score``, ``0.1.2``): the longest known
+    implementation name the text starts with; (text, None) if none fits."""
+    for name in sorted(adapter_names(), key=len, reverse=True):
+        if impl == name:
+            return name, None
+        if impl.startswith(f"{name}-"):
+            return name, impl[len(name) + 1:]
+    return impl, None
+
+
+def _adapter_defaults(parsed: ParsedSignature) -> tuple[str | None, dict[str, str] | None]:
+    """The implementation's name and declared default profile for the metric, if
+    the signature names an implementation metricdiff knows."""
+    if parsed.impl is None:
+        return None, None
+    name, _ = split_impl(parsed.impl)
+    if name not in adapter_names():
+        return None, None
+    adapter: AnyAdapter = get_adapter(name, parsed.metric)
+    adapter.check_metric(parsed.metric)
+    return name, profile_of(adapter.default_options(parsed.metric))
+
+
+def _verdict(value: str, reference: str) -> str:
+    return "yes" if value == reference else f"no ({reference})"
+
+
+def explain_rows(
+    parsed: ParsedSignature, defaults: Mapping[str, str] | None
+) -> list[list[str]]:
+    """One row per stated axis: axis (key), value, paper's?, default?, meaning."""
+    check_metric(parsed.metric)
+    paper = profile_of(paper_options(parsed.metric))
+    rows = []
+    for name, value in parsed.profile.items():
+        axis = AXES[name]
+        if name not in paper:
+            raise ConventionError(
+                f"signature key {axis.short!r} ({name}) does not apply to {parsed.metric}"
+            )
+        row = [f"{name} ({axis.short})", value, _verdict(value, paper[name])]
+        if defaults is not None:
+            row.append(_verdict(value, defaults[name]))
+        rows.append([*row, axis.value_docs.get(value, axis.doc)])
+    return rows
+
+
+def explain(text: str) -> str:
+    """The table ``--explain`` prints for signature ``text``."""
+    from tabulate import tabulate
+
+    parsed = parse_signature(text)
+    check_metric(parsed.metric)
+    impl_name, defaults = _adapter_defaults(parsed)
+    rows = explain_rows(parsed, defaults)
+    headers = ["axis (key)", "value", "paper's value?"]
+    if impl_name is not None:
+        headers.append(f"{impl_name}'s default?")
+    headers.append("meaning")
+    widths = [None] * (len(headers) - 1) + [MEANING_WIDTH]
+    lines = [f"metric: {parsed.metric}"]
+    if parsed.impl is not None:
+        name, version = split_impl(parsed.impl)
+        lines.append(f"implementation: {name}" + (f", version {version}" if version else ""))
+    lines.append(tabulate(rows, headers, tablefmt="simple", maxcolwidths=widths))
+    unstated = [a for a in axis_names(type(paper_options(parsed.metric)))
+                if a not in parsed.profile]
+    if unstated:
+        lines.append(f"not stated in this signature: {', '.join(unstated)}")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.explain is not None and args.explain != _FROM_OPTIONS:
+        print(explain(args.explain))
+        return 0
+    if args.impl is None:
+        raise ConventionError("give --impl (and --metric), or --explain SIGNATURE")
+    metric = _metric_of(args)
+    adapter = available_adapter(args.impl, metric)
+    signature = adapter.signature(metric, adapter.options(metric, parse_overrides(args.option)))
+    print(explain(signature) if args.explain == _FROM_OPTIONS else signature)
+    return 0
+
+
+#: ``--explain`` given without a signature: explain the one --impl/--metric/-o make.
+_FROM_OPTIONS = "\0from-options"
+
+
+def register(commands: Commands) -> None:
+    sig = commands.add_parser(
+        "signature", help="print an implementation's signature, or explain one"
+    )
+    sig.add_argument("--impl", help="implementation (see `impls`)")
+    sig.add_argument("--metric", choices=METRICS,
+                     help="metric (default: bleu, or the implementation's first metric)")
+    sig.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
+                     help="set a convention axis (see shared/CONVENTIONS.md)")
+    sig.add_argument("--explain", nargs="?", const=_FROM_OPTIONS, metavar="SIGNATURE",
+                     help="print what each axis of SIGNATURE means; without SIGNATURE, "
+                     "explain the one --impl, --metric and -o give")
+    sig.set_defaults(run=run)

@@ -1,0 +1,74 @@
+"""``metricdiff snapshot``: record every score of some implementations in a lock file."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from metricdiff.cli._common import Commands
+from metricdiff.inputs import InputError
+from metricdiff.metrics import METRICS
+
+#: Metrics scored on the user's files when none is named: BLEU and every ROUGE
+#: variant, as ``metricdiff audit`` does (ROUGE-N with n = 1 and 2).
+DEFAULT_CORPUS_METRICS = (
+    "bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w", "rouge-s", "rouge-su",
+)
+
+
+def run(args: argparse.Namespace) -> int:
+    from metricdiff import snapshot
+    from metricdiff.adapters import adapter_names
+
+    out = Path(args.out)
+    if args.hyp and not args.ref:
+        raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    use_fixtures = args.fixtures is not None or not args.hyp
+    # Read every input before scoring anything: bad input stops the run at once.
+    cases: list[tuple[snapshot.SnapCase, str]] = []
+    inputs: list[snapshot.InputFile] = []
+    if use_fixtures:
+        files = snapshot.fixture_files(Path(args.fixtures or "fixtures"))
+        cases += [(case, metric) for case, metric in snapshot.fixture_cases(files)
+                  if not args.metric or metric in args.metric]
+        inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
+    if args.hyp:
+        metrics = args.metric or DEFAULT_CORPUS_METRICS
+        cases += [(case, metric) for case in snapshot.corpus_cases(args.hyp, args.ref)
+                  for metric in metrics]
+        inputs.append(snapshot.input_file("hyp", Path(args.hyp), out.parent))
+        inputs += [snapshot.input_file("ref", Path(ref), out.parent) for ref in args.ref]
+    impls, unavailable = snapshot.implementations(
+        args.impl or adapter_names(), {metric for _, metric in cases}, snapshot.default_lookup
+    )
+    for reason in unavailable.values():
+        print(f"skipped {reason}", file=sys.stderr)
+    entries = snapshot.score(snapshot.plan(cases, impls), impls)
+    snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
+    errors = sum(entry.error is not None for entry in entries)
+    print(
+        f"wrote {out}: {len(entries)} scores ({errors} raised), "
+        f"{len({e.case for e in entries})} cases, implementations: {', '.join(sorted(impls))}"
+    )
+    return 0
+
+
+def register(commands: Commands) -> None:
+    snap = commands.add_parser(
+        "snapshot", help="record every score in a lock file that `verify` can check later"
+    )
+    snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
+    snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
+                      "each implementation's default profile (default: fixtures/, used "
+                      "unless --hyp is given alone)")
+    snap.add_argument("--hyp", help="your hypotheses, one segment per line: each line and "
+                      "the whole corpus are scored")
+    snap.add_argument("--ref", action="append", default=[],
+                      help="your references (repeat for several per segment)")
+    snap.add_argument("--impl", action="append",
+                      help="this implementation (repeatable; default: every available one)")
+    snap.add_argument("--metric", action="append", choices=METRICS,
+                      help="this metric (repeatable; fixtures: only cases of these metrics; "
+                      "your files: default bleu and every ROUGE)")
+    snap.set_defaults(run=run)

@@ -1,0 +1,32 @@
+"""``metricdiff verify``: recompute a lock's scores; exit 1 if any drifted."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from metricdiff.cli._common import EXIT_USAGE, Commands
+
+EXIT_DRIFT = 1
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from metricdiff import snapshot
+
+    try:
+        verification = snapshot.verify(Path(args.lock))
+    except snapshot.LockError as error:
+        print(f"metricdiff: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    print("\n".join(verification.lines()))
+    return 0 if verification.ok else EXIT_DRIFT
+
+
+def register(commands: Commands) -> None:
+    verify = commands.add_parser(
+        "verify", help="recompute the scores of a lock file; exit 1 on any drift"
+    )
+    verify.add_argument("lock", help="a lock file written by `metricdiff snapshot`")
+    verify.set_defaults(run=run)

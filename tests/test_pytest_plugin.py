@@ -1,0 +1,119 @@
+"""The pytest plugin, run in a temporary project the way a project's CI runs it:
+`--metricdiff-verify` (or the ini option) adds a verify item that fails on drift;
+the `metricdiff` fixture scores and checks numbers against the lock."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+
+import pytest
+
+from metricdiff.cli import main
+
+pytest_plugins = ["pytester"]
+
+# By hand (Papineni et al. 2002, N = 4, no smoothing): "a b c d" against itself
+# matches every n-gram, BLEU = 100; the corpus adds "w x y z" against "w x y q":
+# counts 7,5,3,1 over totals 8,6,4,2, c = r = 8, BLEU = 100 (7/8 5/6 3/4 1/2)^(1/4).
+HYPS = ["a b c d", "w x y z"]
+REFS = ["a b c d", "w x y q"]
+
+TEST_FIXTURE = """
+import math
+
+HYPS = {hyps!r}
+REFS = {refs!r}
+CORPUS_BLEU = 100 * (7 / 8 * 5 / 6 * 3 / 4 * 1 / 2) ** 0.25
+
+
+def test_score_and_lock(metricdiff):
+    result = metricdiff.score("reference", "bleu", HYPS, [REFS])
+    assert math.isclose(result.score, CORPUS_BLEU, rel_tol=1e-12)
+    assert metricdiff.score("reference", "bleu", HYPS, REFS) == result  # one stream
+    metricdiff.assert_matches_lock(result, case="hyp.txt:corpus", impl="reference",
+                                   metric="bleu")
+    metricdiff.assert_matches_lock(result.score, case="hyp.txt:corpus", impl="reference",
+                                   metric="bleu")
+    assert metricdiff.signature("reference", "bleu", max_order=2).startswith(
+        "bleu|impl:reference-")
+    assert "|order:2|" in metricdiff.signature("reference", "bleu", max_order=2)
+
+
+def test_a_wrong_number_fails(metricdiff):
+    metricdiff.assert_matches_lock(71.0, case="hyp.txt:corpus", impl="reference",
+                                   metric="bleu")
+"""
+
+
+@pytest.fixture
+def project(pytester):
+    pytester.makefile(".txt", hyp="\n".join(HYPS) + "\n", ref="\n".join(REFS) + "\n")
+    lock = pytester.path / "scores.lock"
+    status = main(["snapshot", "--out", str(lock), "--hyp", str(pytester.path / "hyp.txt"),
+                   "--ref", str(pytester.path / "ref.txt"), "--impl", "reference",
+                   "--metric", "bleu"])
+    assert status == 0
+    return lock
+
+
+def test_the_plugin_is_registered_through_pytest11():
+    points = importlib.metadata.entry_points(group="pytest11")
+    assert [p.value for p in points if p.name == "metricdiff"] == ["metricdiff.pytest_plugin"]
+
+
+def test_verify_item_passes_then_fails_on_drift(pytester, project):
+    pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
+    result = pytester.runpytest("--metricdiff-verify=scores.lock", "-v")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(["*scores.lock::metricdiff-verify PASSED*"])
+
+    text = project.read_text(encoding="utf-8")
+    text = re.sub(r'(case = "hyp.txt:1"\n(?:.*\n)*?\[score.result\]\nscore = )\S+',
+                  r"\g<1>99.5", text, count=1)
+    text = re.sub(r'(\[impl\.reference\]\nversion = )"[^"]*"', r'\1"0.0.1"', text)
+    project.write_text(text, encoding="utf-8")
+    result = pytester.runpytest("--metricdiff-verify=scores.lock")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*scores.lock: 1 drift in 3 scores",
+        "drift: hyp.txt:1  reference  bleu  score: 99.5 -> 100.0",
+        "environment changes since the lock was written:",
+        "  reference: version 0.0.1 -> *",
+        "*FAILED scores.lock::metricdiff-verify*",
+    ])
+    assert "Traceback" not in result.stdout.str()
+
+
+def test_ini_option_and_a_malformed_lock(pytester, project):
+    pytester.makeini("[pytest]\nmetricdiff_verify = scores.lock\n")
+    pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
+    pytester.runpytest().assert_outcomes(passed=2)
+    project.write_text("format = 1\n[environment\n", encoding="utf-8")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(["metricdiff: error: *scores.lock:2: not valid TOML*"])
+
+
+def test_the_fixture_scores_and_checks_against_the_lock(pytester, project):
+    pytester.makepyfile(test_scores=TEST_FIXTURE.format(hyps=HYPS, refs=REFS))
+    pytester.makeini("[pytest]\nmetricdiff_verify = scores.lock\n")
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=2, failed=1)
+    result.stdout.fnmatch_lines([
+        "*test_a_wrong_number_fails*",
+        "drift: hyp.txt:corpus  reference  bleu  score: 72.3126902129769* -> 71.0",
+    ])
+
+
+def test_a_run_without_the_plugins_options_is_untouched(pytester):
+    # No extra items, and metricdiff's scoring machinery is never imported.
+    pytester.makepyfile(test_plain="""
+import sys
+
+def test_lazy():
+    assert "metricdiff.pytest_plugin" in sys.modules
+    assert not {"metricdiff.snapshot", "metricdiff.adapters"} & set(sys.modules)
+""")
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1)
