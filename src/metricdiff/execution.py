@@ -71,6 +71,12 @@ recorded.  ``timeout=None`` with several workers runs the pool without deadlines
 Adapters come from the registry (``get_adapter(job.impl, job.metric)``), or
 from ``Job.adapter_path`` ("module:Class", importable in a fresh interpreter),
 which the tests use for adapters that misbehave on purpose.
+
+Elsewhere.  ``run_jobs(..., executor=...)`` hands the chunks to an ``Executor``
+instead (``executors.RayExecutor``: a Ray cluster), which runs each chunk with
+``run_chunk_here`` on whichever machine gets it: in a worker process of that
+machine, as above, so that timeouts, crashes and invalid output are recorded
+there exactly as they are here.
 """
 
 from __future__ import annotations
@@ -87,15 +93,15 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 
 from metricdiff.adapters import AnyAdapter, get_adapter
-from metricdiff.adapters.base import Adapter
+from metricdiff.adapters.base import Adapter, InvalidOutput
 from metricdiff.metrics import Options, Result
 from metricdiff.results import BleuResult, RougeResult
 
@@ -160,6 +166,22 @@ class CaseResult:
 OnResult = Callable[[int, int, CaseResult], None]
 
 
+class Executor(Protocol):
+    """Somewhere other than this machine's worker processes to run jobs
+    (``executors.RayExecutor``).  ``run`` keeps ``run_jobs``'s contract, which
+    has already checked the arguments: one ``CaseResult`` per case in input
+    order, ``on_result`` in this process once per case, misbehaviour recorded,
+    never raised."""
+
+    def run(
+        self,
+        jobs: Sequence[Job],
+        workers: int,
+        timeout: float | None,
+        on_result: OnResult | None,
+    ) -> list[list[CaseResult]]: ...
+
+
 # --------------------------------------------------------------------------
 # Judging what an implementation returned
 
@@ -202,6 +224,8 @@ def validate(result: object) -> str | None:
         return f"returned {type(result).__name__}, not a BleuResult or RougeResult"
     problems: list[str] = []
     for name, raw, kind in fields:
+        if name in result.unknown:  # not reported: a placeholder, never compared
+            continue
         try:
             value = float(raw)
         except (TypeError, ValueError):
@@ -235,6 +259,8 @@ def _short(text: str, limit: int = MAX_ERROR) -> str:
 
 
 def _outcome(value: object) -> CaseResult:
+    if isinstance(value, InvalidOutput):  # it answered, but not with a score
+        return CaseResult(INVALID, None, describe(value))
     if isinstance(value, BaseException):
         return CaseResult(CRASH, None, describe(value))
     problem = validate(value)
@@ -472,8 +498,14 @@ class _Pool:
         workers: int,
         timeout: float | None,
         on_result: OnResult | None = None,
+        environ: Mapping[str, str] | None = None,
+        sys_path: Sequence[str] | None = None,
+        chunking: Callable[[Job], list[tuple[int, ...]]] | None = None,
     ) -> None:
         self.jobs = jobs
+        # What the workers get instead of this process's (run_chunk_here).
+        self.environ = None if environ is None else dict(environ)
+        self.sys_path = None if sys_path is None else list(sys_path)
         self.on_result = on_result
         self.workers = workers
         self.timeout = timeout
@@ -482,7 +514,9 @@ class _Pool:
         self.results: list[list[CaseResult | None]] = [[None] * len(j.cases) for j in jobs]
         self.job_failure: dict[int, CaseResult] = {}
         self.pending: deque[_Task] = deque(
-            _Task(number, chunk) for number, job in enumerate(jobs) for chunk in _chunks(job)
+            _Task(number, chunk)
+            for number, job in enumerate(jobs)
+            for chunk in (chunking or _chunks)(job)
         )
         self.idle: list[_Worker] = _take_kept(workers)
         self.busy: dict[Connection, _Worker] = {}
@@ -515,8 +549,8 @@ class _Pool:
             worker = self.idle.pop() if self.idle else self._start()
             job = self.jobs[task.job]
             message = (
-                dict(os.environ),
-                list(sys.path),
+                dict(os.environ) if self.environ is None else self.environ,
+                list(sys.path) if self.sys_path is None else self.sys_path,
                 job.impl,
                 job.metric,
                 job.adapter_path,
@@ -744,6 +778,34 @@ def _poll(conn: Connection) -> bool:
 
 
 # --------------------------------------------------------------------------
+# For an Executor that sends chunks to other machines
+
+
+def chunks(job: Job) -> list[tuple[int, ...]]:
+    """The indices of ``job``'s cases, chunk by chunk, as ``run_jobs`` sends them."""
+    return _chunks(job)
+
+
+def run_chunk_here(
+    job: Job,
+    timeout: float | None,
+    environ: Mapping[str, str] | None = None,
+    sys_path: Sequence[str] | None = None,
+) -> tuple[list[CaseResult], CaseResult | None]:
+    """``job`` (one chunk's worth of cases) in a worker process of this machine,
+    exactly as ``run_jobs`` runs a chunk: its results, and the outcome every case
+    got if the adapter could not be built (else None), so that the caller need
+    not send the job's other chunks.  ``environ`` and ``sys_path`` (default:
+    this process's) are what the worker gets."""
+    # One chunk, as the caller cut it: re-cutting here would need the adapter
+    # class, which may not import in this process (only in the worker).
+    pool = _Pool([job], 1, timeout, environ=environ, sys_path=sys_path,
+                 chunking=lambda whole: [tuple(range(len(whole.cases)))] if whole.cases else [])
+    [results] = pool.run()
+    return results, pool.job_failure.get(0)
+
+
+# --------------------------------------------------------------------------
 
 
 def run_jobs(
@@ -752,6 +814,7 @@ def run_jobs(
     workers: int = 1,
     timeout: float | None = 60.0,
     on_result: OnResult | None = None,
+    executor: Executor | None = None,
 ) -> list[list[CaseResult]]:
     """Every case of every job scored: one list per job, one ``CaseResult`` per
     case, in input order.  ``timeout`` is per ``score_cases`` call (a chunk, then
@@ -762,12 +825,17 @@ def run_jobs(
     ``on_result(job_index, case_index, result)``, if given, is called in this
     process once per case, as soon as the case has its final outcome (when its
     chunk completes, in completion order, not input order); an exception it
-    raises stops the run and propagates."""
+    raises stops the run and propagates.
+
+    ``executor``, if given, runs the jobs instead of this machine's worker
+    processes (``executors.RayExecutor``), with the same results."""
     if workers < 1:
         raise ValueError(f"workers must be at least 1, not {workers}")
     if timeout is not None and not timeout > 0:
         raise ValueError(f"timeout must be positive, not {timeout}")
     jobs = list(jobs)
+    if executor is not None:
+        return executor.run(jobs, workers, timeout, on_result)
     if timeout is None and workers == 1:
         return [_run_in_process(job, on_result, number) for number, job in enumerate(jobs)]
     return _Pool(jobs, workers, timeout, on_result).run()
@@ -781,9 +849,12 @@ __all__ = [
     "TIMEOUT",
     "CaseData",
     "CaseResult",
+    "Executor",
     "Job",
     "OnResult",
+    "chunks",
     "describe",
+    "run_chunk_here",
     "run_jobs",
     "shutdown_workers",
     "validate",
