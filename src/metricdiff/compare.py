@@ -34,10 +34,13 @@ def stages(result: Result) -> tuple[str, ...]:
     return BLEU_STAGES if isinstance(result, BleuResult) else ROUGE_STAGES
 
 
-def _flatten(result: Result) -> Iterator[tuple[str, float]]:
-    """Every statistic of ``result`` as (field, value), in stage order."""
+def _flatten(result: Result, skip: frozenset[str] = frozenset()) -> Iterator[tuple[str, float]]:
+    """Every statistic of ``result`` as (field, value), in stage order, but for
+    the stages in ``skip``."""
     data = result.to_json()
     for stage in stages(result):
+        if stage in skip:
+            continue
         value = data[stage]
         if isinstance(value, list):
             for index, item in enumerate(value):
@@ -54,8 +57,10 @@ def _same(a: float, b: float, tolerance: Tolerance) -> bool:
 
 def first_difference(a: Result, b: Result, tolerance: Tolerance) -> Difference | None:
     """The earliest statistic on which ``a`` and ``b`` differ beyond ``tolerance``
-    (counts with a different number of orders differ at the first missing one)."""
-    left, right = dict(_flatten(a)), dict(_flatten(b))
+    (counts with a different number of orders differ at the first missing one).
+    A statistic either side did not report (``unknown``) is not compared."""
+    unreported = a.unknown | b.unknown
+    left, right = dict(_flatten(a, unreported)), dict(_flatten(b, unreported))
     order = stages(a)
 
     def position(field: str) -> tuple[int, int]:

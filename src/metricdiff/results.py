@@ -3,9 +3,32 @@ alike, so that two results can be compared stage by stage."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import attrs
+
+#: What a statistic the implementation did not report holds (see ``unknown``):
+#: one NaN object, so that two results with the same gaps still compare equal.
+MISSING = math.nan
+
+
+def _unreported(data: dict[str, Any]) -> frozenset[str]:
+    """The fields of a ``to_json`` that are null: statistics not reported."""
+    return frozenset(key for key, value in data.items() if value is None)
+
+
+def _number(value: Any) -> Any:
+    return MISSING if value is None else value
+
+
+def _numbers(value: Any) -> tuple[Any, ...]:
+    return () if value is None else tuple(value)
+
+
+def _with_gaps(data: dict[str, Any], unknown: frozenset[str]) -> dict[str, Any]:
+    """``data`` with the unreported statistics written as null."""
+    return {key: None if key in unknown else value for key, value in data.items()}
 
 
 @attrs.frozen
@@ -41,7 +64,10 @@ class BleuResult:
 
     ``counts`` and ``totals`` are the clipped matches and n-gram totals before
     smoothing; ``precisions`` are the (smoothed) modified precisions p_n x 100;
-    ``bp`` is the brevity penalty.
+    ``bp`` is the brevity penalty.  ``unknown`` names the statistics the
+    implementation did not report (a user's own may give the score alone): they
+    hold placeholders (``MISSING``, or ``()`` per order), are never compared, and
+    ``to_json`` writes them as null.
     """
 
     score: float
@@ -51,6 +77,7 @@ class BleuResult:
     ref_len: float
     counts: tuple[float, ...]
     totals: tuple[float, ...]
+    unknown: frozenset[str] = attrs.field(default=frozenset(), kw_only=True)
 
     @property
     def headline(self) -> float:
@@ -58,7 +85,7 @@ class BleuResult:
         return self.score
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        return _with_gaps({
             "score": self.score,
             "precisions": list(self.precisions),
             "bp": self.bp,
@@ -66,19 +93,20 @@ class BleuResult:
             "ref_len": self.ref_len,
             "counts": list(self.counts),
             "totals": list(self.totals),
-        }
+        }, self.unknown)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BleuResult:
         """The result ``to_json`` gave (numbers keep their int or float type)."""
         return cls(
             data["score"],
-            tuple(data["precisions"]),
-            data["bp"],
-            data["sys_len"],
-            data["ref_len"],
-            tuple(data["counts"]),
-            tuple(data["totals"]),
+            _numbers(data["precisions"]),
+            _number(data["bp"]),
+            _number(data["sys_len"]),
+            _number(data["ref_len"]),
+            _numbers(data["counts"]),
+            _numbers(data["totals"]),
+            unknown=_unreported(data),
         )
 
 
@@ -89,7 +117,8 @@ class RougeResult:
     ``matches`` is what hypothesis and reference share (clipped n-gram matches,
     LCS length, weighted LCS, skip-bigram matches); ``hyp_total`` and ``ref_total``
     are the denominators of precision and recall.  For a multi-reference or corpus
-    result they are the counts of the pairs that the aggregation used.
+    result they are the counts of the pairs that the aggregation used.  ``unknown``:
+    the statistics not reported, as in ``BleuResult``.
     """
 
     recall: float
@@ -98,6 +127,7 @@ class RougeResult:
     matches: float = 0.0
     hyp_total: float = 0.0
     ref_total: float = 0.0
+    unknown: frozenset[str] = attrs.field(default=frozenset(), kw_only=True)
 
     @property
     def headline(self) -> float:
@@ -106,23 +136,24 @@ class RougeResult:
         return self.fmeasure
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        return _with_gaps({
             "recall": self.recall,
             "precision": self.precision,
             "fmeasure": self.fmeasure,
             "matches": self.matches,
             "hyp_total": self.hyp_total,
             "ref_total": self.ref_total,
-        }
+        }, self.unknown)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RougeResult:
         """The result ``to_json`` gave (numbers keep their int or float type)."""
         return cls(
-            data["recall"],
-            data["precision"],
+            _number(data["recall"]),
+            _number(data["precision"]),
             data["fmeasure"],
-            data["matches"],
-            data["hyp_total"],
-            data["ref_total"],
+            _number(data["matches"]),
+            _number(data["hyp_total"]),
+            _number(data["ref_total"]),
+            unknown=_unreported(data),
         )

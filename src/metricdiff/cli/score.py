@@ -18,7 +18,21 @@ from metricdiff.metrics import METRICS, Result, family
 from metricdiff.results import BleuResult
 
 
+def _format_partial(result: Result) -> str:
+    """A result with statistics not reported (a user's own implementation): the
+    headline, each reported statistic by name, and what is missing."""
+    data = result.to_json()
+    bleu = isinstance(result, BleuResult)
+    headline = f"BLEU = {result.headline:.2f}" if bleu else f"F = {result.headline:.5f}"
+    shown = [f"{key} = {value}" for key, value in data.items()
+             if value is not None and key not in ("score", "fmeasure")]
+    missing = ", ".join(key for key, value in data.items() if value is None)
+    return " ".join([headline, *shown, f"(not reported: {missing})"])
+
+
 def _format_text(result: Result) -> str:
+    if result.unknown:
+        return _format_partial(result)
     if not isinstance(result, BleuResult):
         return (
             f"R = {result.recall:.5f} P = {result.precision:.5f} F = {result.fmeasure:.5f} "
@@ -35,7 +49,10 @@ def _format_text(result: Result) -> str:
 
 def run(args: argparse.Namespace) -> int:
     adapter = available_adapter(args.impl, args.metric)
-    options = adapter.options(args.metric, parse_overrides(args.option))
+    overrides = parse_overrides(args.option)
+    options = adapter.options(args.metric, overrides)
+    # A user's own implementation without -o: its profile is unknown, not the paper's.
+    unknown_profile = adapter.user_profile and not overrides
     corpus = read_corpus(args.hyp, args.ref)
     if family(args.metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
@@ -57,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             "impl": adapter.name,
             "impl_version": adapter.version(),
             "metric": args.metric,
-            "options": profile_of(options),
+            "options": None if unknown_profile else profile_of(options),
             "signature": signature,
             "corpus": result.to_json(),
         }
@@ -75,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: Commands) -> None:
     score = commands.add_parser("score", help="score a corpus with one implementation")
-    score.add_argument("--impl", default="reference", help="implementation (see `impls`)")
+    score.add_argument("--impl", default="reference", help="implementation (see `impls`), "
+                       "or your own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
+                       "(docs/own-implementation.md; -o then declares its profile)")
     score.add_argument("--metric", default="bleu", choices=METRICS,
                        help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
                        "rouge-su; in ROUGE input a literal \\n separates sentences")

@@ -1,0 +1,335 @@
+"""A user's own implementation, audited without an adapter class:
+``--impl python:...``, ``--impl cmd:...`` and the ``metricdiff.adapters`` entry
+point (``metricdiff.adapters.user``, ``metricdiff.infer``).
+
+The implementations are the small ones in ``tests/example_impls/``, written for
+these tests; each module's docstring states its conventions, which is where the
+expected (inferred) profiles below come from:
+
+* ``my_bleu.py``: ``lowercase=unicode``, ``smoothing=add-k`` (k = 1) on every order
+  (``smooth_orders=all``), the paper's profile otherwise; it reports no
+  precisions and no brevity penalty.
+* ``my_rouge.py``: ROUGE-N with ``lowercase=unicode`` and ``multi_ref=best-f``;
+  it reports R, P and F only.
+* ``multi_bleu_like.py``: multi-bleu.perl's output format, the paper's profile
+  (``-lc``: ``lowercase=unicode``); two decimals.
+* ``flaky_scorer.py``: exits 3 on ``CRASH``, prints no number on ``GARBAGE``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import shlex
+import sys
+import textwrap
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from metricdiff import adapters
+from metricdiff.adapters import adapter_names, get_adapter
+from metricdiff.adapters.base import Tolerance
+from metricdiff.adapters.user import BadSpec, parse_command, read_score, result_from_fields
+from metricdiff.cli import main
+from metricdiff.compare import first_difference
+from metricdiff.execution import validate
+from metricdiff.results import BleuResult
+
+EXAMPLES = Path(__file__).resolve().parent / "example_impls"
+MY_BLEU = f"python:{EXAMPLES / 'my_bleu.py'}:bleu"
+MY_ROUGE = f"python:{EXAMPLES / 'my_rouge.py'}:rouge_n"
+PYTHON = shlex.quote(sys.executable)
+MULTI_BLEU = f"cmd:{PYTHON} {EXAMPLES / 'multi_bleu_like.py'} {{refs}} < {{hyp}}"
+MULTI_BLEU_LC = f"cmd:{PYTHON} {EXAMPLES / 'multi_bleu_like.py'} -lc {{refs}} < {{hyp}}"
+FLAKY = f"cmd:{PYTHON} {EXAMPLES / 'flaky_scorer.py'} {{hyp}} {{ref}}"
+
+#: Case and punctuation differences (pinning lowercase and tokenize), no 4-gram
+#: match in lines 1 and 2 (so smoothing shows), a non-ASCII capital (unicode vs
+#: ascii), and a line with 4-gram matches (so the corpus BLEU is not 0).
+HYPS = ["The cat sat on the mat.", "Élan is a word , they said",
+        "it is a guide to action that ensures that the military obeys"]
+REFS = ["the cat is on the mat.", "élan is a Word, they said",
+        "It is a guide to action which ensures that the military always obeys"]
+#: A second reference per line, for ROUGE's multi-reference rule.
+REFS_2 = ["a cat was on a mat", "it is a word, said they", "the military obeys"]
+
+
+def write(directory: Path, name: str, lines: Sequence[str]) -> str:
+    path = directory / name
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+    return str(path)
+
+
+def inputs(directory: Path, *refs: Sequence[str]) -> list[str]:
+    argv = ["--hyp", write(directory, "hyp.txt", HYPS)]
+    for number, lines in enumerate(refs or (REFS,)):
+        argv += ["--ref", write(directory, f"ref{number}.txt", lines)]
+    return argv
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def score_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
+    status, out, err = run(capsys, "score", "--format", "json", *argv)
+    assert status == 0, err
+    document: dict[str, object] = json.loads(out)
+    return document
+
+
+def corpus_score(document: dict[str, object]) -> float:
+    corpus = document["corpus"]
+    assert isinstance(corpus, dict)
+    return float(corpus["score"])
+
+
+# ------------------------------------------------------------------- score
+
+
+def test_python_function_scores_like_the_reference_configured_as_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = score_json(capsys, "--impl", MY_BLEU, *inputs(tmp_path))
+    same = ["-o", "lowercase=unicode", "-o", "smoothing=add-k", "-o", "smooth_orders=all"]
+    reference = score_json(capsys, "--impl", "reference", *same, *inputs(tmp_path))
+    assert corpus_score(mine) == pytest.approx(corpus_score(reference), rel=1e-12)
+    corpus = mine["corpus"]
+    assert isinstance(corpus, dict)
+    # Not reported by my_bleu: null, never 0.
+    assert corpus["precisions"] is None and corpus["bp"] is None
+    assert corpus["counts"] == reference["corpus"]["counts"]  # type: ignore[index]
+    # No -o: the profile is unknown, not the paper's.
+    assert mine["options"] is None
+    assert str(mine["signature"]).endswith("|profile:unknown")
+
+
+def test_declared_profile_is_the_signature(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, _ = run(capsys, "score", "--impl", MY_BLEU, "-o", "lowercase=unicode",
+                         "--sentences", *inputs(tmp_path))
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("1\tBLEU = ") and "(not reported: precisions, bp)" in lines[0]
+    assert "|lc:unicode|" in lines[-1] and "profile:unknown" not in lines[-1]
+
+
+def test_command_score_is_read_from_its_output(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = score_json(capsys, "--impl", MULTI_BLEU, *inputs(tmp_path))
+    reference = score_json(capsys, "--impl", "reference", *inputs(tmp_path))
+    # multi_bleu_like prints two decimals of the paper's BLEU.
+    assert corpus_score(mine) == round(corpus_score(reference), 2)
+    assert corpus_score(mine) > 0
+
+
+def test_command_that_fails_is_one_line_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--hyp", write(tmp_path, "h.txt", ["CRASH here"]), "--ref",
+            write(tmp_path, "r.txt", ["fine"])]
+    status, _, err = run(capsys, "score", "--impl", FLAKY, *argv)
+    assert status == 1
+    assert err.count("\n") == 1 and "exit status 3: flaky_scorer: cannot cope" in err
+
+
+@pytest.mark.parametrize(
+    ("impl", "message"),
+    [
+        ("python:no_colon_here", "expected python:MODULE:FUNCTION"),
+        ("python:metricdiff_no_such_module_xyz:bleu", "cannot load it"),
+        (f"python:{EXAMPLES / 'my_bleu.py'}:no_such_function", "has no attribute"),
+        (f"python:{EXAMPLES / 'my_bleu.py'}:not-a-name", "is not a function name"),
+        ("cmd:prog {hyp} {reference}", "unknown placeholder {reference}"),
+        ("cmd:prog {hyp}", "needs {ref} or {refs}"),
+        ("cmd:prog {hyp} {ref} #colour=red", "unknown option"),
+        ("cmd:metricdiff-no-such-program-xyz {hyp} {ref}", "not found"),
+    ],
+)
+def test_bad_spec_is_one_line_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], impl: str, message: str
+) -> None:
+    for command in (["score"], ["audit", "--metric", "bleu", "--no-minimise"]):
+        status, _, err = run(capsys, *command, "--impl", impl, *inputs(tmp_path))
+        assert status == 2, (command, err)
+        assert err.startswith("metricdiff: error: ") and err.count("\n") == 1, err
+        assert message in err
+
+
+def test_audit_refuses_what_it_cannot_place(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # -o with nothing to declare; a command without --metric (which one is it?).
+    status, _, err = run(capsys, "audit", "--impl", "reference", "-o", "lowercase=unicode",
+                         *inputs(tmp_path))
+    assert status == 2 and "-o declares" in err
+    status, _, err = run(capsys, "audit", "--impl", MULTI_BLEU, *inputs(tmp_path))
+    assert status == 2 and "--metric" in err
+
+
+# ------------------------------------------------------------------- audit
+
+
+def test_audit_infers_the_profile_of_a_python_bleu(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_dir = tmp_path / "out"
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                           "--impl", MY_BLEU, *inputs(tmp_path), "--out", str(out_dir))
+    assert status == 0, err
+    # Three axes from the paper's profile (my_bleu.py's docstring): beyond the
+    # explainer's pairs, so the greedy step is needed too.
+    assert (f"inferred profile of {MY_BLEU}: lowercase=unicode smoothing=add-k "
+            "smooth_orders=all (reproduces 4/4 cases)") in out
+    [inferred] = json.loads((out_dir / "inferred.json").read_text(encoding="utf-8"))
+    assert inferred["found"] and inferred["changes"] == {
+        "lowercase": "unicode", "smoothing": "add-k", "smooth_orders": "all",
+    }
+    # The inferred profile is its own: no conformance findings, and the agreement
+    # with the reference is explained by exactly those axes.
+    findings = json.loads((out_dir / "findings.json").read_text(encoding="utf-8"))
+    assert [f["kind"] for f in findings] == ["agreement"]
+    assert findings[0]["axis"] == "lowercase,smoothing,smooth_orders"
+
+
+def test_audit_with_declared_profile_checks_conformance(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Declared with smoothing left out: conformance finds the undeclared axes.
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", MY_BLEU,
+                           "-o", "lowercase=unicode", "--no-minimise", *inputs(tmp_path))
+    assert status == 0, err
+    assert "inferred profile" not in out
+    assert "[conformance] smoothing,smooth_orders: none,n>1 vs add-k,all" in out
+
+
+def test_audit_infers_the_profile_of_a_python_rouge(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, out, err = run(capsys, "audit", "--metric", "rouge-2", "--impl", "reference",
+                           "--impl", MY_ROUGE, "--no-minimise", *inputs(tmp_path, REFS, REFS_2))
+    assert status == 0, err
+    assert (f"inferred profile of {MY_ROUGE}: lowercase=unicode multi_ref=best-f "
+            "(reproduces 4/4 cases)") in out
+    assert "0 unexplained" in out
+
+
+def test_audit_of_a_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                           "--impl", MULTI_BLEU_LC, "--no-minimise", *inputs(tmp_path))
+    assert status == 0, err
+    assert f"tolerance of {MULTI_BLEU_LC}: absolute 0.005" in out
+    assert f"inferred profile of {MULTI_BLEU_LC}: lowercase=unicode (reproduces 4/4" in out
+
+
+def test_failing_command_is_a_finding_not_a_crash(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["--hyp", write(tmp_path, "h.txt", ["CRASH now", "GARBAGE out", "all fine"]),
+            "--ref", write(tmp_path, "r.txt", ["crash now", "garbage out", "all fine"])]
+    out_dir = tmp_path / "out"
+    status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", FLAKY,
+                         "--no-minimise", *argv, "--out", str(out_dir))
+    assert status == 0, err
+    findings = json.loads((out_dir / "findings.json").read_text(encoding="utf-8"))
+    errors = {f["kind"]: f["example"]["error"] for f in findings if f["impl_a"] == FLAKY
+              and f["kind"] in ("crash", "invalid-output")}
+    assert errors["crash"].startswith("CommandFailed: exit status 3")
+    assert errors["invalid-output"] == "InvalidOutput: no score in the output: nothing to see here"
+
+
+# ------------------------------------------------------------ entry points
+
+
+PLUGIN = '''
+from metricdiff.adapters.reference import ReferenceBleuAdapter
+
+
+class PluginBleu(ReferenceBleuAdapter):
+    """The reference under another name, as a third-party package would ship one."""
+
+    name = "{name}"
+'''
+
+
+def install_plugin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, entries: str) -> None:
+    """A fake installed distribution: a module and a ``.dist-info`` with
+    ``entry_points.txt``, on ``sys.path`` (worker processes get it too)."""
+    (tmp_path / "md_plugin_mod.py").write_text(PLUGIN.format(name="my-plugin"), encoding="utf-8")
+    info = tmp_path / "md_plugin-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: md-plugin\nVersion: 1.0\n",
+                                   encoding="utf-8")
+    (info / "entry_points.txt").write_text(textwrap.dedent(entries), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    adapters._load_plugin.cache_clear()
+
+
+def test_entry_point_adapter_is_discovered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install_plugin(tmp_path, monkeypatch, """
+        [metricdiff.adapters]
+        my-plugin = md_plugin_mod:PluginBleu
+        broken-plugin = md_no_such_module_xyz:Thing
+        sacrebleu = md_plugin_mod:PluginBleu
+    """)
+    names = adapter_names()
+    assert "my-plugin" in names and "broken-plugin" not in names
+    err = capsys.readouterr().err
+    # One note per broken entry point (and one for the name taken by metricdiff).
+    assert "skipping adapter entry point broken-plugin = md_no_such_module_xyz:Thing" in err
+    assert "skipping adapter entry point sacrebleu" in err
+    assert get_adapter("my-plugin", "bleu").name == "my-plugin"
+    document = score_json(capsys, "--impl", "my-plugin", *inputs(tmp_path))
+    reference = score_json(capsys, "--impl", "reference", *inputs(tmp_path))
+    assert document["impl"] == "my-plugin" and document["corpus"] == reference["corpus"]
+
+
+# -------------------------------------------------- unreported statistics
+
+
+def test_unreported_statistics_are_not_compared_and_not_zero() -> None:
+    partial = result_from_fields("bleu", {"score": 40.0, "sys_len": 6})
+    assert isinstance(partial, BleuResult)
+    assert partial.unknown == {"precisions", "bp", "ref_len", "counts", "totals"}
+    assert math.isnan(partial.bp) and partial.counts == ()
+    assert validate(partial) is None
+    full = BleuResult(40.0, (50.0, 40.0), 1.0, 6, 6.0, (3, 2), (6, 5))
+    assert first_difference(partial, full, Tolerance()) is None
+    assert first_difference(full, partial, Tolerance()) is None
+    different = BleuResult(41.0, (50.0, 40.0), 1.0, 6, 6.0, (3, 2), (6, 5))
+    assert str(first_difference(partial, different, Tolerance())).startswith("score")
+    # What the journal stores comes back the same (NaN placeholders are not ==).
+    again = BleuResult.from_json(partial.to_json())
+    assert again.unknown == partial.unknown and again.to_json() == partial.to_json()
+    assert partial.to_json()["bp"] is None
+
+
+def test_result_fields_are_checked() -> None:
+    with pytest.raises(ValueError, match="unknown field matchs"):
+        result_from_fields("rouge", {"fmeasure": 0.5, "matchs": 3})
+    with pytest.raises(ValueError, match="no 'fmeasure'"):
+        result_from_fields("rouge", {"recall": 0.5})
+    with pytest.raises(ValueError, match="not a dict"):
+        result_from_fields("bleu", 27.3)
+
+
+def test_score_patterns() -> None:
+    multi_bleu = "BLEU = 33.93, 58.3/45.5/30.0/16.7 (BP=1.000, ratio=1.091)"
+    assert read_score(multi_bleu, None, "bleu") == 33.93
+    assert read_score('NIST score = 7.1  BLEU score = 0.3393 for system "x"', None,
+                      "bleu") == 0.3393
+    assert read_score("  27.5\n", None, "bleu") == 27.5
+    assert read_score("1 ROUGE-1 Average_F: 0.40123 (95%-conf.int.)", None, "rouge") == 0.40123
+    command = parse_command("mteval {hyp} {ref} #score='BLEU score = ([0-9.]+)' #scale=100")
+    assert command.scale == 100 and command.pattern is not None
+    assert read_score("BLEU score = 0.3393", command.pattern, "bleu") == 0.3393
+    with pytest.raises(BadSpec, match="needs a group"):
+        parse_command("prog {hyp} {ref} #score=BLEU")
