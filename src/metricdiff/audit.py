@@ -17,7 +17,7 @@ Disagreements are grouped by cause, each group shown with a minimal example.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TextIO
 
 import attrs
@@ -27,9 +27,10 @@ from metricdiff.adapters import AnyAdapter, adapter_names, get_adapter
 from metricdiff.adapters.base import Tolerance
 from metricdiff.compare import first_difference, headline_delta, headlines_differ
 from metricdiff.conventions import profile_of, with_overrides
-from metricdiff.execution import CaseResult, Job, run_jobs
+from metricdiff.execution import CaseResult, Executor, Job, run_jobs
 from metricdiff.explain import Explanation, Reproducer, explain
 from metricdiff.findings import Example, Finding, sort_findings
+from metricdiff.infer import Inference, infer
 from metricdiff.journal import Journal, ProgressLine, job_case_key
 from metricdiff.metrics import Options, Result, family
 
@@ -63,7 +64,9 @@ class AuditCase:
 
 @attrs.frozen
 class Participant:
-    """An implementation under one profile: ``declared``, ``stemmed`` or ``paper``."""
+    """An implementation under one profile: ``declared``, ``stemmed``, ``paper``,
+    ``unknown`` (a user's own without ``-o``), or one of the adapter's named
+    ``variants``."""
 
     impl: str
     label: str
@@ -74,7 +77,8 @@ class Participant:
 
     @property
     def name(self) -> str:
-        return self.impl if self.label in ("declared", "paper") else f"{self.impl}+{self.label}"
+        own = ("declared", "paper", "unknown")
+        return self.impl if self.label in own else f"{self.impl}+{self.label}"
 
 
 @attrs.frozen
@@ -94,8 +98,12 @@ def _stemmed_value(adapter: AnyAdapter, declared: Options) -> str | None:
     return adapter.own_stemmer
 
 
-def participants(metric: str, impls: Sequence[str]) -> tuple[list[Participant], list[str]]:
-    """Who takes part in ``metric``, and why the others cannot."""
+def participants(
+    metric: str, impls: Sequence[str], user_profile: Mapping[str, str] | None = None
+) -> tuple[list[Participant], list[str]]:
+    """Who takes part in ``metric``, and why the others cannot.  ``user_profile``
+    is the profile the user declares (``-o``) for their own implementations
+    (``python:``, ``cmd:``); without one, theirs take part as ``unknown``."""
     chosen: list[Participant] = []
     skipped: list[str] = []
     for name in impls:
@@ -109,9 +117,16 @@ def participants(metric: str, impls: Sequence[str]) -> tuple[list[Participant], 
         if reason is not None:
             skipped.append(reason)
             continue
-        declared = adapter.options(metric, {})
+        claimed = dict(user_profile or {}) if adapter.user_profile else {}
+        declared = adapter.options(metric, claimed)
         label = "paper" if name == REFERENCE else "declared"
+        if adapter.user_profile and not claimed:
+            label = "unknown"
         chosen.append(_participant(adapter, metric, label, declared))
+        for variant, overrides in sorted(adapter.variants.items()):
+            chosen.append(
+                _participant(adapter, metric, variant, adapter.options(metric, dict(overrides)))
+            )
         stemmer = _stemmed_value(adapter, declared) if family(metric) == "rouge" else None
         if stemmer is not None:
             try:
@@ -137,17 +152,20 @@ def score_everything(
     timeout: float,
     journal: Journal | None = None,
     progress_stream: TextIO | None = None,
+    executor: Executor | None = None,
 ) -> Scores:
     """One job per participant and one per reference-as-participant, run together.
 
     With a ``journal``, a job-case it already has is not scored again, and every
     case scored is recorded in it as soon as it has its outcome; with a
-    ``progress_stream``, a progress line is drawn there."""
+    ``progress_stream``, a progress line is drawn there; ``executor``: see
+    ``run_jobs`` (None: this machine's worker processes)."""
     samples = tuple(case.sample for case in cases)
     jobs = [Job(p.impl, metric, p.options, samples, p.name) for p in people]
     jobs += [Job(REFERENCE, metric, p.options, samples, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
-    outcomes = _run_journalled(metric, jobs, workers, timeout, journal, progress_stream)
+    outcomes = _run_journalled(metric, jobs, workers, timeout, journal, progress_stream,
+                               executor)
     own = {p.name: outcomes[i] for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
     reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
@@ -161,6 +179,7 @@ def _run_journalled(
     timeout: float,
     journal: Journal | None,
     progress_stream: TextIO | None,
+    executor: Executor | None = None,
 ) -> list[list[CaseResult]]:
     """``run_jobs`` on what the journal does not have yet, recording as it goes."""
     keys = [[job_case_key(job, case) for case in job.cases] for job in jobs] if journal else []
@@ -194,7 +213,7 @@ def _run_journalled(
         ]
         hooked = journal is not None or meter is not None
         results = run_jobs(pending, workers=workers, timeout=timeout,
-                           on_result=on_result if hooked else None)
+                           on_result=on_result if hooked else None, executor=executor)
         for (number, indices), scored in zip(todo, results, strict=True):
             for index, outcome in zip(indices, scored, strict=True):
                 known[number][index] = outcome
@@ -512,6 +531,8 @@ class MetricAudit:
     findings: list[Finding]
     #: For each finding, in the same order, how it was established.
     witnesses: list[Witness]
+    #: The inferred profile of each participant that declares none.
+    inferred: list[Inference] = attrs.field(factory=list)
 
 
 def audit_metric(
@@ -524,21 +545,31 @@ def audit_metric(
     progress: Callable[[str], None] = lambda _message: None,
     journal: Journal | None = None,
     progress_stream: TextIO | None = None,
+    executor: Executor | None = None,
+    user_profile: Mapping[str, str] | None = None,
 ) -> MetricAudit:
-    """Run, compare, explain, group and shrink, for one metric.  ``journal`` and
-    ``progress_stream``: see ``score_everything`` (the shrinker's runs are
-    neither journalled nor shown)."""
-    people, skipped = participants(metric, list(impls or adapter_names()))
+    """Run, compare, explain, group and shrink, for one metric.  ``journal``,
+    ``progress_stream`` and ``executor``: see ``score_everything`` (the
+    shrinker's runs are neither journalled nor shown, and run on this machine:
+    many small calls, each cheaper than a round trip to a cluster);
+    ``user_profile``: see ``participants``."""
+    people, skipped = participants(metric, list(impls or adapter_names()), user_profile)
     progress(f"{metric}: {len(people)} participants on {len(cases)} cases")
     scores = score_everything(metric, cases, people, workers, timeout, journal,
-                              progress_stream)
+                              progress_stream, executor)
     found: Found = []
     effective: dict[str, dict[int, Options | None]] = {}
+    # A participant that declares no profile has none to conform to: once the
+    # profile inferred from its results reproduces every case, that profile is
+    # its own, as the paper's is the reference's; else it is held to the paper's.
+    inferred = [_inferred(metric, p, cases, scores) for p in people if p.label == "unknown"]
+    settled = {inference.impl: inference.options for inference in inferred if inference.found}
     for person in people:
-        if person.impl == REFERENCE:
+        if person.impl == REFERENCE or person.name in settled:
+            own = settled.get(person.name, person.options)
             found += _failure_findings(metric, person, cases, scores.own[person.name])
             effective[person.name] = {
-                i: (person.options if r.result is not None else None)
+                i: (own if r.result is not None else None)
                 for i, r in enumerate(scores.own[person.name])
             }
             continue
@@ -565,8 +596,21 @@ def audit_metric(
     pairs.sort(key=lambda pair: order[id(pair[0])])
     return MetricAudit(
         metric, people, skipped, list(cases), scores,
-        [f for f, _ in pairs], [w for _, w in pairs],
+        [f for f, _ in pairs], [w for _, w in pairs], inferred,
     )
+
+
+def _inferred(
+    metric: str, person: Participant, cases: Sequence[AuditCase], scores: Scores
+) -> Inference:
+    """The profile of a participant that declares none, from its results."""
+    scored = [
+        (case.sample, outcome.result)
+        for case, outcome in zip(cases, scores.own[person.name], strict=True)
+        if outcome.result is not None
+    ]
+    return infer(person.name, metric, person.options, [sample for sample, _ in scored],
+                 [result for _, result in scored], person.tolerance)
 
 
 # ------------------------------------------------------------------ shrinking

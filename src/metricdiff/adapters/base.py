@@ -61,6 +61,11 @@ class AdapterUnavailable(RuntimeError):
     """The peer library is not installed; the message says how to install it."""
 
 
+class InvalidOutput(ValueError):
+    """The implementation answered, but not with a score (a user's program whose
+    output has no number in it): an ``invalid-output`` outcome, not a crash."""
+
+
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     """One peer's implementation of one metric family (BLEU or ROUGE).
 
@@ -83,8 +88,15 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
     #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
     own_stemmer: ClassVar[str | None] = None
+    #: Settings its users often choose instead of the defaults (sacrebleu's
+    #: ``--tokenize intl``), by name: the audit runs each as one more participant,
+    #: ``<name>+<variant>``, because papers report numbers under them too.
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: How closely its numbers are expected to match an exact derivation.
     tolerance: ClassVar[Tolerance] = Tolerance()
+    #: A user's own implementation (``python:``, ``cmd:``): its profile is what the
+    #: user declares with ``-o``, unknown (and inferred by the audit) without it.
+    user_profile: ClassVar[bool] = False
     #: How many cases ``metricdiff.execution`` hands to one ``score_cases`` call;
     #: an adapter with a high fixed cost per call (a process) wants more.
     batch_size: ClassVar[int] = 200
