@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from metricdiff.adapters import get_adapter
 from metricdiff.audit import AuditCase, audit_metric
 
 pytestmark = pytest.mark.filterwarnings("ignore")
@@ -33,6 +34,15 @@ def test_bleu_tokenization_none_vs_13a():
     assert "tokenize" in axes_of(found, "reference", "sacrebleu")
 
 
+def test_bleu_tokenization_13a_vs_intl():
+    # sacrebleu's intl tokenizer splits punctuation off every Unicode punctuation and
+    # symbol; 13a only off ASCII punctuation, so the guillemets stay on their words.
+    pytest.importorskip("sacrebleu")
+    found = causes("bleu", ["sacrebleu"],
+                   [("«Bonjour» dit-il.", ["« Bonjour » dit-il ."])])
+    assert ("agreement", "sacrebleu", "sacrebleu+intl", "tokenize", ("13a", "intl")) in found
+
+
 def test_nltk_denominator_one_for_short_hypotheses():
     # NLTK's modified_precision divides by max(1, count): a 2-token hypothesis has
     # "one" trigram and 4-gram, which its float-min smoothing then fills.
@@ -58,6 +68,20 @@ def test_pycocoevalcap_beta_and_max_p_max_r():
     axes = axes_of(found, "reference", "pycocoevalcap")
     assert "f_measure" in axes
     assert "multi_ref" in axes
+
+
+def test_rouge_tokenizers_drop_non_ascii():
+    # rouge-score keeps [a-z0-9] runs only (tokenize.py: non-alphanumerics become
+    # spaces) and the Perl script does the same to non-ASCII bytes, so "Привет мир"
+    # vanishes; the paper's whitespace split keeps it: 3 of 3 vs 1 of 1 matched.
+    pytest.importorskip("rouge_score")
+    found = causes("rouge-1", ["reference", "rouge-score", "rouge155"],
+                   [("Привет мир cat", ["Привет мир dog cat"])])
+    assert ("agreement", "reference", "rouge-score", "tokenize",
+            ("none", "rouge-score")) in found
+    if get_adapter("rouge155", "rouge-1").unavailable_reason() is None:
+        assert ("agreement", "reference", "rouge155", "tokenize",
+                ("none", "rouge155")) in found
 
 
 def test_rouge_score_best_f_vs_perl_pooled():

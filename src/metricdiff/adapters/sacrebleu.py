@@ -127,6 +127,8 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
     name = "sacrebleu"
     distribution = "sacrebleu"
     modules = ("sacrebleu", "sacrebleu.metrics.bleu")
+    # WMT reports some language pairs with the international tokenizer.
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"intl": {"tokenize": "intl"}}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": _offered_tokenizers(),
         "lowercase": ("none", "unicode"),
