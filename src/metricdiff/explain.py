@@ -12,6 +12,7 @@ implementation (or in the reference).
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 
@@ -21,6 +22,7 @@ from metricdiff.adapters import get_adapter
 from metricdiff.adapters.base import Tolerance
 from metricdiff.compare import Difference, first_difference
 from metricdiff.conventions import AXES, ConventionError, profile_of
+from metricdiff.conventions.axes import affects
 from metricdiff.metrics import Options, Result
 
 #: A case as the reference scores it: hypotheses and each segment's references.
@@ -98,10 +100,11 @@ def candidate_values(axis_name: str, options: Options) -> list[str]:
 
 def single_changes(options: Options) -> list[tuple[str, str]]:
     """Every (axis, value) one step away from ``options``."""
+    variant = getattr(options, "variant", None)
     return [
         (axis, value)
         for axis in profile_of(options)
-        if axis not in FIXED_AXES
+        if axis not in FIXED_AXES and affects(axis, variant)
         for value in candidate_values(axis, options)
     ]
 
@@ -115,6 +118,22 @@ def _changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | 
         return None
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def reference_score(
+    metric: str, options: Options, hyps: tuple[str, ...], refs: tuple[tuple[str | None, ...], ...]
+) -> Result | None:
+    """The reference's corpus result, or None where it refuses the configuration.
+
+    Remembered: an audit asks for the same configuration on the same case again
+    and again (every pair of implementations that disagree on it, every cause
+    tried before), and the reference is a pure function of its arguments."""
+    try:
+        result: Result = get_adapter("reference", metric).corpus_score(metric, hyps, refs, options)
+    except Exception:  # a configuration the reference refuses reproduces nothing
+        return None
+    return result
+
+
 class Reproducer:
     """Scores samples with the reference and tells whether a configuration
     reproduces an implementation's results."""
@@ -125,15 +144,12 @@ class Reproducer:
         self.samples = samples
         self.targets = targets
         self.tolerance = tolerance
-        self.reference = get_adapter("reference", metric)
 
     def score(self, options: Options, index: int) -> Result | None:
         hyps, refs = self.samples[index]
-        try:
-            result: Result = self.reference.corpus_score(self.metric, hyps, refs, options)
-        except Exception:  # a configuration the reference refuses reproduces nothing
-            return None
-        return result
+        return reference_score(
+            self.metric, options, tuple(hyps), tuple(tuple(seg) for seg in refs)
+        )
 
     def difference(self, options: Options) -> Difference | None:
         """The first difference on any sample, or None when all are reproduced."""

@@ -556,3 +556,23 @@ def axis_named(name: str) -> Axis:
         raise ConventionError(
             f"unknown axis {name!r} (known: {', '.join(AXES)})"
         ) from None
+
+
+#: The ROUGE variants whose score an axis can change (Lin 2004: the weighting
+#: function belongs to ROUGE-W, the skip distance to ROUGE-S/SU, ...); an axis not
+#: listed can change every variant.  ``sentence_split`` matters where sentences are
+#: scored as sentences: summary-level LCS, and ROUGE-1.5.5's sentence-wise ROUGE-W.
+ROUGE_VARIANTS_AFFECTED: dict[str, tuple[str, ...]] = {
+    "weight": ("w",),
+    "wlcs": ("w",),
+    "skip": ("s", "su"),
+    "su_unigrams": ("su",),
+    "sentence_split": ("lsum", "w"),
+}
+
+
+def affects(axis_name: str, variant: str | None) -> bool:
+    """Whether ``axis_name`` can change the score of ROUGE ``variant`` (always
+    true for BLEU, which has no variant)."""
+    variants = ROUGE_VARIANTS_AFFECTED.get(axis_name)
+    return variant is None or variants is None or variant in variants

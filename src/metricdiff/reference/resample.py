@@ -66,7 +66,12 @@ def bootstrap_means(
 ) -> list[list[float]]:
     """The column means of ``samples`` resamples of ``rows`` (ROUGE-BOOTSTRAP):
     each resample draws len(rows) rows with replacement, the same rows for every
-    column."""
+    column.
+
+    One row is every resample's only draw, and ``resample_indices`` draws no
+    random numbers for it: the resamples are that row, without drawing them."""
+    if len(rows) == 1:
+        return [list(rows[0]) for _ in range(samples)]
     generator = numpy_legacy_generator(seed)
     columns = len(rows[0])
     means = []
