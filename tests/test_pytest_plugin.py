@@ -76,13 +76,67 @@ def test_verify_item_passes_then_fails_on_drift(pytester, project):
     result = pytester.runpytest("--metricdiff-verify=scores.lock")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([
-        "*scores.lock: 1 drift in 3 scores",
+        "*scores.lock: 1 of 3 scores drifted (1 field)",
         "drift: hyp.txt:1  reference  bleu  score: 99.5 -> 100.0",
         "environment changes since the lock was written:",
         "  reference: version 0.0.1 -> *",
         "*FAILED scores.lock::metricdiff-verify*",
     ])
     assert "Traceback" not in result.stdout.str()
+
+
+def collected(result):
+    """The node IDs ``--co -q`` listed, and the count it gave."""
+    lines = result.stdout.lines
+    ids = [line for line in lines if "::" in line]
+    counts = [line for line in lines if " collected" in line]
+    assert len(counts) == 1, lines
+    return ids, counts[0]
+
+
+LOCK_ITEM = "scores.lock::metricdiff-verify"
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        [],  # the lock lies in the folder collected: pytest's own collection meets it
+        ["test_two.py"],  # it does not: the plugin adds it, before pytest's selection
+    ],
+)
+def test_the_lock_item_is_selected_like_any_test(pytester, project, where):
+    # No test name here may contain the word "metricdiff": -k also matches the
+    # names of the folders, and pytester's folder is named after the test.
+    pytester.makepyfile(test_two="def test_ok():\n    pass\n\n\ndef test_too():\n    pass\n")
+    verify = ["-p", "no:cacheprovider", "--metricdiff-verify=scores.lock", *where]
+
+    ids, count = collected(pytester.runpytest(*verify, "--co", "-q"))
+    assert sorted(ids) == [LOCK_ITEM, "test_two.py::test_ok", "test_two.py::test_too"]
+    assert count.startswith("3 tests collected")
+
+    result = pytester.runpytest(*verify, "-k", "metricdiff", "-v")
+    result.assert_outcomes(passed=1, deselected=2)
+    result.stdout.fnmatch_lines([f"{LOCK_ITEM} PASSED*"])
+    ids, count = collected(pytester.runpytest(*verify, "-k", "metricdiff", "--co", "-q"))
+    assert ids == [LOCK_ITEM] and count.startswith("1/3 tests collected (2 deselected)")
+
+    pytester.runpytest(*verify, "-k", "not metricdiff").assert_outcomes(passed=2, deselected=1)
+    pytester.runpytest(*verify, f"--deselect={LOCK_ITEM}").assert_outcomes(
+        passed=2, deselected=1)
+
+
+def test_a_node_id_runs_only_what_it_names(pytester, project):
+    pytester.makepyfile(test_two="def test_ok():\n    pass\n\n\ndef test_too():\n    pass\n")
+    verify = ["-p", "no:cacheprovider", "--metricdiff-verify=scores.lock"]
+    result = pytester.runpytest(*verify, "test_two.py::test_ok", "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["test_two.py::test_ok PASSED*"])
+    result = pytester.runpytest(*verify, LOCK_ITEM, "-v")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"{LOCK_ITEM} PASSED*"])
+    # A lock the session was not asked to verify is never collected.
+    result = pytester.runpytest("-p", "no:cacheprovider", "--co", "-q")
+    assert collected(result)[0] == ["test_two.py::test_ok", "test_two.py::test_too"]
 
 
 def test_ini_option_and_a_malformed_lock(pytester, project):

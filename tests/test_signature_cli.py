@@ -3,6 +3,8 @@ the signature parser is the exact inverse of the writer."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import attrs
 import pytest
 from hypothesis import given, settings
@@ -10,7 +12,13 @@ from hypothesis import strategies as st
 
 from metricdiff.cli import main
 from metricdiff.conventions import AXES, BleuOptions, ConventionError, RougeOptions, profile_of
-from metricdiff.conventions.profile import parse_signature, signature, with_overrides
+from metricdiff.conventions.profile import (
+    ParsedSignature,
+    parse_signature,
+    signature,
+    unknown_signature,
+    with_overrides,
+)
 from metricdiff.conventions.rouge import VARIANTS
 from metricdiff.metrics import METRICS
 
@@ -94,12 +102,39 @@ def test_explain_without_a_signature_explains_the_options(capsys):
         ("tok:13a|bleu", "must start with the metric name"),
         ("bleu|tok", "expected KEY:VALUE"),
         ("bleu|order:0", "axis 'max_order'"),
+        ("bleu|profile:known", "the only profile is 'profile:unknown'"),
+        ("bleu|profile:unknown|tok:13a", "but also states tokenize"),
+        ("bleu|profile:unknown|profile:unknown", "gives 'profile:unknown' twice"),
     ],
 )
 def test_a_bad_signature_is_one_line_and_exit_2(capsys, sig, message):
     status, out, err = run(capsys, "signature", "--explain", sig)
     assert status == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("metricdiff: error: ") and message in err
+
+
+MY_BLEU = Path(__file__).resolve().parent / "example_impls" / "my_bleu.py"
+
+
+def test_explain_the_signature_of_a_user_implementation_without_a_profile(capsys, tmp_path):
+    # The signature `score` prints for one's own implementation without -o.
+    (tmp_path / "h.txt").write_text("a b c\n", encoding="utf-8")
+    impl = f"python:{MY_BLEU}:bleu"
+    _, scored, _ = run(capsys, "score", "--impl", impl, "--hyp", tmp_path / "h.txt",
+                       "--ref", tmp_path / "h.txt")
+    sig = scored.splitlines()[-1]
+    assert sig == f"bleu|impl:{impl}-local|profile:unknown"
+    for argv in (["--explain", sig], ["--impl", impl, "--explain"]):
+        status, out, err = run(capsys, "signature", *argv)
+        assert (status, err) == (0, "")
+        # `local` is metricdiff's placeholder, not a version.
+        assert out.splitlines() == [
+            "metric: bleu",
+            f"implementation: {impl}",
+            "profile: unknown (the implementation declared no conventions, so there is "
+            "nothing to explain axis by axis; declare them with -o AXIS=VALUE, or let "
+            "`metricdiff audit` infer them)",
+        ]
 
 
 def test_unknown_implementation_is_exit_2(capsys):
@@ -166,6 +201,16 @@ def test_parse_signature_inverts_signature(options, impl, data):
     rebuilt = with_overrides(type(options)(), parsed.profile)
     assert rebuilt == options
     assert signature(metric, impl, rebuilt) == text
+
+
+@settings(max_examples=50, deadline=None)
+@given(metric=st.sampled_from(METRICS),
+       impl=impl_names | st.sampled_from(["python:my_bleu.py:bleu-local",
+                                          "python:pkg.mod:Scorer.bleu-1.2",
+                                          "cmd:perl multi-bleu.perl {refs} < {hyp}-local"]))
+def test_parse_signature_inverts_unknown_signature(metric, impl):
+    assert parse_signature(unknown_signature(metric, impl)) == ParsedSignature(
+        metric, impl, {}, profile_unknown=True)
 
 
 def test_parse_signature_canonicalises_values():

@@ -111,15 +111,20 @@ def test_an_edited_value_is_a_drift_naming_case_impl_field_old_new(capsys, proje
     true_score = corpus.result["score"]
     edit_entry(lock, "hyp.txt:corpus", "bleu", "reference",
                f"score = {true_score!r}", "score = 50.0")
+    edit_entry(lock, "hyp.txt:corpus", "bleu", "reference",
+               "counts = [7, 5, 3, 1]", "counts = [7, 5, 3, 2]")
     edit_entry(lock, "hyp.txt:2", "rouge-1", "reference", "matches = 3.0", "matches = 2.0")
 
     status, out, _ = run(capsys, "verify", lock)
     assert status == 1
     lines = out.splitlines()
-    assert lines[:3] == [
-        f"{lock}: 2 drifts in 6 scores",
+    # Two of the six scores moved, one of them in two fields: scores are counted
+    # as scores, fields as fields.
+    assert lines[:4] == [
+        f"{lock}: 2 of 6 scores drifted (3 fields)",
         "drift: hyp.txt:2  reference  rouge-1  matches: 2.0 -> 3.0",
         f"drift: hyp.txt:corpus  reference  bleu  score: 50.0 -> {true_score!r}",
+        "drift: hyp.txt:corpus  reference  bleu  counts[3]: 2 -> 1",
     ]
 
 
@@ -174,6 +179,7 @@ def test_a_missing_implementation_is_reported_and_fails(capsys, project):
     lock.write_text(text, encoding="utf-8")
     status, out, _ = run(capsys, "verify", lock)
     assert status == 1
+    assert out.startswith(f"{lock}: no score could be checked, 1 implementation missing\n")
     assert re.search(r"^missing: no-such-impl: unknown implementation .*\(6 scores not checked\)$",
                      out, re.M)
 
@@ -321,3 +327,134 @@ def test_repr_round_trips_every_float(tmp_path):
     snapshot.write(lock, path)
     assert snapshot.read(path).entries[0].result == entry.result
     assert Path(path).read_text(encoding="utf-8").count("[[score]]") == 1
+
+
+# --- a lock always holds scores ---------------------------------------------
+
+
+def test_snapshot_refuses_a_lock_where_every_implementation_is_skipped(capsys, project):
+    lock = project / "scores.lock"
+    status, out, err = run(capsys, "snapshot", "--out", lock, "--hyp", project / "hyp.txt",
+                           "--ref", project / "ref.txt", "--impl", "no-such-impl")
+    assert (status, out) == (2, "")
+    skipped, error = err.splitlines()
+    assert skipped.startswith("skipped ") and "no-such-impl" in skipped
+    assert error == (f"metricdiff: error: {lock}:0: no lock written: every implementation "
+                     "was skipped (no-such-impl)")
+    assert not lock.exists()
+
+
+def test_snapshot_refuses_a_lock_without_cases(capsys, tmp_path):
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "only_reject.toml").write_text(
+        'format = 1\n\n[[case]]\nid = "reject_order"\nmetric = "bleu"\nhyps = ["a"]\n'
+        'refs = [["a"]]\noptions = { max_order = "0" }\nsource = "hand"\n\n'
+        '[[case.expect]]\nerror = "max_order"\n',
+        encoding="utf-8",
+    )
+    lock = tmp_path / "scores.lock"
+    status, _, err = run(capsys, "snapshot", "--out", lock, "--fixtures", fixtures,
+                         "--impl", "reference")
+    assert status == 2 and err.count("\n") == 1
+    assert err.startswith(f"metricdiff: error: {lock}:0: no lock written: no case to score")
+    assert not lock.exists()
+
+
+def test_verify_refuses_a_lock_with_no_scores(capsys, project):
+    lock = take_snapshot(capsys, project)
+    text = lock.read_text(encoding="utf-8")
+    lock.write_text(text[:text.index("[[score]]")], encoding="utf-8")
+    status, out, err = run(capsys, "verify", lock)
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith(f"metricdiff: error: {lock}:0: the lock records no scores")
+
+
+# --- a user's implementation that reports only some statistics ---------------
+
+MY_BLEU = Path(__file__).resolve().parent / "example_impls" / "my_bleu.py"
+
+
+def test_a_user_implementation_records_only_what_it_reports(capsys, project):
+    impl = f"python:{MY_BLEU}:bleu"  # reports neither precisions nor bp
+    lock = project / "scores.lock"
+    status, out, err = run(capsys, "snapshot", "--out", lock, "--hyp", project / "hyp.txt",
+                           "--ref", project / "ref.txt", "--impl", impl, "--metric", "bleu")
+    assert status == 0, err
+    assert out.startswith(f"wrote {lock}: 3 scores (0 raised)")
+    recorded = snapshot.read(lock)
+    # my_bleu: add-one smoothing on every order, so line 1 ("a b c d" against
+    # itself) gives (m + 1) / (t + 1) = 1 on each order and BLEU 100, by hand.
+    first = recorded.entries[0].result
+    assert first == {"score": 100.0, "sys_len": 4, "ref_len": 4, "counts": [4, 3, 2, 1],
+                     "totals": [4, 3, 2, 1]}
+    assert recorded.impls[impl].signatures["bleu"].endswith("|profile:unknown")
+
+    status, out, err = run(capsys, "verify", lock)
+    assert (status, err) == (0, "")
+    assert out.strip() == f"{lock}: all 3 scores reproduce"
+    # What it does record is still checked.
+    edit_entry(lock, "hyp.txt:1", "bleu", impl, "counts = [4, 3, 2, 1]", "counts = [4, 3, 2, 0]")
+    status, out, _ = run(capsys, "verify", lock)
+    assert status == 1 and f"drift: hyp.txt:1  {impl}  bleu  counts[3]: 0 -> 1" in out
+
+
+def test_verify_compares_only_the_fields_the_lock_records():
+    old = snapshot.Entry("c", "bleu", "i", {"score": 10.0})
+    # A field the lock did not record is no drift ...
+    assert snapshot.compare_entries(old, snapshot.Entry("c", "bleu", "i",
+                                    {"score": 10.0, "bp": 1.0})) == []
+    # ... a recorded one that is no longer reported is.
+    drifts = snapshot.compare_entries(snapshot.Entry("c", "bleu", "i", {"score": 10.0, "bp": 1.0}),
+                                      snapshot.Entry("c", "bleu", "i", {"score": 10.0}))
+    assert [(d.field, d.old, d.new) for d in drifts] == [("bp", "1.0", "absent")]
+
+
+# --- where the lock goes ----------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["missing_folder", "parent_is_a_file", "a_folder"])
+def test_an_unwritable_out_is_refused_before_any_scoring(capsys, project, monkeypatch, where):
+    (project / "notes.txt").write_text("x\n", encoding="utf-8")
+    out, said = {
+        "missing_folder": (project / "nodir" / "x.lock", "nodir does not exist"),
+        "parent_is_a_file": (project / "notes.txt" / "x.lock", "notes.txt is not a folder"),
+        "a_folder": (project, "it is a folder"),
+    }[where]
+
+    def no_scoring(*args, **kwargs):
+        raise AssertionError("scored although the lock cannot be written")
+
+    monkeypatch.setattr(snapshot, "score", no_scoring)
+    status, stdout, err = run(capsys, "snapshot", "--out", out, "--hyp", project / "hyp.txt",
+                              "--ref", project / "ref.txt", "--impl", "reference")
+    assert (status, stdout) == (2, "")
+    assert err.count("\n") == 1
+    assert err.startswith(f"metricdiff: error: {out}:0: cannot write the lock there: ")
+    assert said in err
+
+
+def test_the_lock_is_written_atomically(capsys, project, monkeypatch):
+    lock = take_snapshot(capsys, project)
+    lock.chmod(0o640)
+    before = lock.read_bytes()
+    recorded = snapshot.read(lock)
+
+    def interrupted(descriptor):
+        raise KeyboardInterrupt  # e.g. Ctrl-C while the new lock is being written
+
+    monkeypatch.setattr(snapshot.os, "fsync", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        snapshot.write(recorded, lock)
+    monkeypatch.undo()
+    # The old lock is whole, and no temporary file is left behind.
+    assert lock.read_bytes() == before
+    assert sorted(p.name for p in project.iterdir()) == ["hyp.txt", "ref.txt", "scores.lock"]
+    # A rewrite keeps the lock's mode; a new lock gets what a plain write gives.
+    snapshot.write(recorded, lock)
+    assert lock.read_bytes() == before and (lock.stat().st_mode & 0o777) == 0o640
+    fresh, plain = project / "fresh.lock", project / "plain.txt"
+    snapshot.write(recorded, fresh)
+    plain.write_text("", encoding="utf-8")
+    assert fresh.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777

@@ -16,7 +16,10 @@ or for good, in ``pyproject.toml``::
 Each lock becomes one test item, ``scores.lock::metricdiff-verify``, that fails
 with one line per drifted score (case, implementation, metric, field, old and
 new value) and what changed in the environment (library versions, signatures,
-Python, platform, input files).
+Python, platform, input files).  It is collected like any test: ``-k``, ``-m``,
+``--deselect`` and ``--co`` treat it as they treat the others, and it can be run
+alone by its node ID.  A run that names tests by node ID (``path::name``) runs
+only those, so the lock's item is collected there only when named.
 
 The ``metricdiff`` fixture, for tests of one's own evaluation code::
 
@@ -47,6 +50,7 @@ if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's u
 OPTION = "--metricdiff-verify"
 INI = "metricdiff_verify"
 ITEM_NAME = "metricdiff-verify"
+_LOCKS = pytest.StashKey[list[Path]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -59,20 +63,49 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def lock_paths(config: pytest.Config) -> list[Path]:
-    """The locks named on the command line and in the ini file, command line first."""
-    given = [Path(p) for p in config.getoption(OPTION) or []]
-    root = config.rootpath
-    from_ini = [root / p for p in config.getini(INI) or []]
-    return list(dict.fromkeys(p.resolve() for p in [*given, *from_ini]))
+    """The locks named on the command line and in the ini file, command line first
+    (resolved once per session: ``pytest_collect_file`` asks for every file)."""
+    if _LOCKS not in config.stash:
+        given = [Path(p) for p in config.getoption(OPTION) or []]
+        root = config.rootpath
+        from_ini = [root / p for p in config.getini(INI) or []]
+        config.stash[_LOCKS] = list(dict.fromkeys(p.resolve() for p in [*given, *from_ini]))
+    return config.stash[_LOCKS]
 
 
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> LockFile | None:
+    """A lock the session verifies, met by pytest's own collection: it lies in a
+    folder being collected, or is named on the command line (``scores.lock`` or
+    ``scores.lock::metricdiff-verify``).  Any other ``*.lock`` is not ours."""
+    locks = lock_paths(parent.config)
+    if any(file_path.name == lock.name for lock in locks) and file_path.resolve() in locks:
+        return LockFile.from_parent(parent, path=file_path)
+    return None
+
+
+def _names_tests(args: Sequence[str]) -> bool:
+    """Whether the command line selects tests by node ID (``test_x.py::test_y``):
+    then only what it names runs, as pytest does with any other test."""
+    return any("::" in arg for arg in args)
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(
     session: pytest.Session, config: pytest.Config, items: list[pytest.Item]
 ) -> None:
-    """Append one verify item per lock, so a drift is a failed test with its
-    report, not a crash of the session, and the other tests still run."""
+    """Collect each lock that pytest's own collection did not meet (it lies
+    outside the folders and files given), so that a drift is a failed test with
+    its report, not a crash of the session, and the other tests still run.
+
+    ``tryfirst``: before pytest's ``-k``, ``-m`` and ``--deselect``, which then
+    select among these items as among the others.  ``session.genitems`` reports
+    the collection as pytest's does, so ``--co`` lists and counts them."""
+    if _names_tests(config.args):
+        return
+    met = {item.path.resolve() for item in items if isinstance(item, LockItem)}
     for path in lock_paths(config):
-        items.extend(LockFile.from_parent(session, path=path).collect())
+        if path not in met:
+            items.extend(session.genitems(LockFile.from_parent(session, path=path)))
 
 
 class LockDrift(Exception):

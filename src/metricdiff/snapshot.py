@@ -9,13 +9,15 @@ pytest plugin check it)::
     [[input]]                # role (fixture, hyp, ref), path, sha256 of the bytes
     [impl.NAME]              # version, and [impl.NAME.signature] per metric
     [[score]]                # case, metric, impl, abs_tol, rel_tol
-    [score.result]           # Result.to_json(), floats written repr-exact
-                             # (or error/message when the implementation raised)
+    [score.result]           # the reported fields of Result.to_json(), floats
+                             # written repr-exact (or error/message when the
+                             # implementation raised)
 
 Entries are in input order, then metric, then implementation name, so the same
 inputs give the same file and a drift shows as a small diff.  Paths are written
 relative to the lock's folder when they are inside it, so a lock kept in a
-repository verifies from any working directory.
+repository verifies from any working directory.  A lock holds at least one
+score: an empty one would verify as "all 0 scores reproduce" and pin nothing.
 
 Everything here returns values; printing is the command line's job.
 """
@@ -24,9 +26,13 @@ from __future__ import annotations
 
 import hashlib
 import math
+import os
 import platform
 import re
+import secrets
+import stat
 import sys
+import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +45,7 @@ from metricdiff.adapters.base import UnsupportedOption
 from metricdiff.conventions import ConventionError
 from metricdiff.fixtures import load_all, load_file
 from metricdiff.inputs import Corpus, InputError, read_corpus
-from metricdiff.metrics import METRICS, family
+from metricdiff.metrics import METRICS, Result, family
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -168,9 +174,9 @@ class ImplInfo:
 
 @attrs.frozen
 class Entry:
-    """One implementation on one case under one metric: the result's fields
-    (``Result.to_json()``), or the type of what it raised; and the tolerance a
-    recomputation must stay within."""
+    """One implementation on one case under one metric: the fields of its result
+    that it reported (``recorded_fields``), or the type of what it raised; and
+    the tolerance a recomputation must stay within."""
 
     case: str
     metric: str
@@ -234,6 +240,17 @@ def plain_value(value: Any) -> Any:
     return int(value) if isinstance(value, int) else float(value)
 
 
+def recorded_fields(result: Result) -> dict[str, Any]:
+    """The fields of ``result`` a lock records: those the implementation reported.
+
+    A user's own implementation may leave statistics out (``Result.unknown``,
+    null in ``to_json``); TOML has no null, and a statistic nobody reported is
+    nothing to reproduce, so it is left out, and ``compare_entries`` checks only
+    what was recorded."""
+    return {key: plain_value(value) for key, value in result.to_json().items()
+            if value is not None}
+
+
 def _entry(job: Job, outcome: Any, adapter: AnyAdapter) -> Entry:
     case, metric, name = job
     tolerance = adapter.tolerance
@@ -241,8 +258,7 @@ def _entry(job: Job, outcome: Any, adapter: AnyAdapter) -> Entry:
                  rel_tol=tolerance.relative)
     if isinstance(outcome, BaseException):
         return attrs.evolve(base, error=type(outcome).__name__, message=str(outcome))
-    result = {key: plain_value(value) for key, value in outcome.to_json().items()}
-    return attrs.evolve(base, result=result)
+    return attrs.evolve(base, result=recorded_fields(outcome))
 
 
 def score(jobs: Sequence[Job], impls: Impls) -> list[Entry]:
@@ -335,8 +351,50 @@ def _entry_tables(entry: Entry) -> list[str]:
     return _table("[[score]]", head) + _table("[score.result]", entry.result or {})
 
 
+def check_writable(path: Path) -> None:
+    """Raise InputError (one line naming ``path``) unless ``write`` can put a lock
+    there.  ``snapshot`` calls it before scoring, which can take minutes that a
+    typo in ``--out`` should not cost.  The test is what ``write`` does: create a
+    file in the lock's folder (and ``path`` must not be a folder itself)."""
+    folder = path.parent
+    if path.is_dir():
+        raise InputError(f"{path}:0: cannot write the lock there: it is a folder")
+    if not folder.is_dir():
+        why = "is not a folder" if folder.exists() else "does not exist"
+        raise InputError(f"{path}:0: cannot write the lock there: {folder} {why}")
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        raise InputError(f"{path}:0: cannot write the lock there: "
+                         f"{error.strerror or error}") from None
+
+
 def write(lock: Lock, path: Path) -> None:
-    path.write_text(dumps(lock, path.name), encoding="utf-8")
+    """Write ``lock`` to ``path`` atomically: into a new file in the same folder,
+    then renamed over ``path``, so that a snapshot interrupted while writing
+    leaves the previous lock (or none), never half of one.
+
+    The text is made first, so a lock that cannot be written leaves no file.  The
+    new file gets the mode a plain write would give (that of the file it
+    replaces, else 0o666 less the umask).  A symlinked lock is replaced at its
+    target, as a plain write would update it."""
+    target = path.resolve() if path.is_symlink() else path
+    text = dumps(lock, path.name)
+    temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    descriptor = os.open(temp, flags, 0o666)  # the kernel applies the umask
+    try:
+        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())  # on disk before it takes the lock's name
+        if target.exists():
+            os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
+        os.replace(temp, target)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 # --- reading ----------------------------------------------------------------
@@ -406,6 +464,10 @@ class _Reader:
             self.entry(raw, self._nth(self.score_lines, i), impls)
             for i, raw in enumerate(self.table_list(document, "score"))
         )
+        if not entries:
+            # It would verify as "all 0 scores reproduce" while pinning nothing.
+            raise self.fail(0, "the lock records no scores ([[score]]): there is nothing "
+                            "to verify; write it again with `metricdiff snapshot`")
         seen: dict[tuple[str, str, str], int] = {}
         for i, entry in enumerate(entries):
             line = self._nth(self.score_lines, i)
@@ -554,7 +616,8 @@ def _field_drifts(name: str, old: Any, new: Any, entry: Entry) -> list[tuple[str
 
 
 def compare_entries(old: Entry, new: Entry) -> list[Drift]:
-    """Where ``new`` departs from ``old`` beyond ``old``'s tolerance."""
+    """Where ``new`` departs from ``old`` beyond ``old``'s tolerance, field by
+    field over the fields ``old`` records."""
     def drift(field: str, before: str, after: str) -> Drift:
         return Drift(old.case, old.metric, old.impl, field, before, after)
 
@@ -562,13 +625,13 @@ def compare_entries(old: Entry, new: Entry) -> list[Drift]:
         before = old.error or "scored"
         after = new.error or "scored"
         return [] if before == after else [drift("error", before, after)]
-    absent = "absent"  # a field one version of the result type lacks
+    # Only what the lock recorded: a field it left out (not reported, or new in a
+    # later metricdiff) pins nothing.  A recorded field no longer reported drifts.
+    absent = "absent"
     return [
         drift(field, before, after)
-        for name in dict.fromkeys([*old.result, *new.result])
-        for field, before, after in _field_drifts(
-            name, old.result.get(name, absent), new.result.get(name, absent), old
-        )
+        for name, value in old.result.items()
+        for field, before, after in _field_drifts(name, value, new.result.get(name, absent), old)
     ]
 
 
@@ -620,7 +683,8 @@ class Missing:
 
 @attrs.frozen
 class Verification:
-    """The outcome of recomputing a lock."""
+    """The outcome of recomputing a lock.  ``checked``: the recorded scores
+    compared (all but those of ``missing`` implementations)."""
 
     lock: Path
     checked: int
@@ -633,16 +697,31 @@ class Verification:
     def ok(self) -> bool:
         return not self.drifts and not self.missing
 
+    @property
+    def drifted_scores(self) -> int:
+        """How many scores drifted (a score drifts in one field or in many)."""
+        return len({(drift.case, drift.metric, drift.impl) for drift in self.drifts})
+
+    def summary(self) -> str:
+        """``LOCK: all 6 scores reproduce``, or ``LOCK: 3 of 6 scores drifted (26
+        fields)``, with the missing implementations if any."""
+        if self.ok:
+            return f"{self.lock}: all {_count(self.checked, 'score')} reproduce"
+        if self.drifts:
+            text = (f"{self.lock}: {self.drifted_scores} of {_count(self.checked, 'score')} "
+                    f"drifted ({_count(len(self.drifts), 'field')})")
+        elif self.checked:
+            text = f"{self.lock}: {_count(self.checked, 'score')} checked, all reproduce"
+        else:
+            text = f"{self.lock}: no score could be checked"
+        if self.missing:
+            text += f", {_count(len(self.missing), 'implementation')} missing"
+        return text
+
     def lines(self) -> list[str]:
         """The report: a summary, one line per drift or missing implementation, then
         what changed in the environment and the inputs since the lock was written."""
-        total = self.checked + sum(m.scores for m in self.missing)
-        if self.ok:
-            lines = [f"{self.lock}: all {_count(self.checked, 'score')} reproduce"]
-        else:
-            missing = f", {_count(len(self.missing), 'implementation')} missing"
-            lines = [f"{self.lock}: {_count(len(self.drifts), 'drift')} in "
-                     f"{_count(total, 'score')}" + (missing if self.missing else "")]
+        lines = [self.summary()]
         lines += [drift.line() for drift in self.drifts]
         lines += [missing.line() for missing in self.missing]
         if self.environment:
@@ -680,7 +759,8 @@ def compare(
         Missing(name, reason, sum(e.impl == name for e in old.entries))
         for name, reason in sorted(unavailable.items())
     )
-    return Verification(lock_path, len(new.entries), tuple(drifts), missing,
+    checked = sum(entry.impl not in unavailable for entry in old.entries)
+    return Verification(lock_path, checked, tuple(drifts), missing,
                         tuple(environment_changes(old, new)), tuple(input_changes))
 
 

@@ -85,12 +85,16 @@ from metricdiff.adapters.base import (
     UnsupportedOption,
 )
 from metricdiff.conventions import AXES, ConventionError
+from metricdiff.conventions.profile import unknown_signature
 from metricdiff.inputs import SENTENCE_BREAK
 from metricdiff.metrics import METRICS, Options, Result, family, paper_options
 from metricdiff.results import BleuResult, RougeResult
 
 PYTHON = "python:"
 COMMAND = "cmd:"
+#: The version of a user's implementation that states none (a ``python:`` module
+#: without ``__version__``, every ``cmd:``): a placeholder, not a version to show.
+LOCAL_VERSION = "local"
 
 #: The keys a result may have, per family: ``to_json``'s; the first is required.
 FIELDS: dict[str, tuple[str, ...]] = {
@@ -175,7 +179,7 @@ class UserAdapter(Adapter[Any, Any]):
         self.declared: frozenset[str] = frozenset()
 
     def version(self) -> str:
-        return "local"
+        return LOCAL_VERSION
 
     def default_options(self, metric: str) -> Options:
         """Unknown: the paper's profile stands in (and ``-o`` declares departures)."""
@@ -189,7 +193,7 @@ class UserAdapter(Adapter[Any, Any]):
 
     def signature(self, metric: str, options: Options) -> str:
         if not self.declared:
-            return f"{metric}|impl:{self.name}-{self.version()}|profile:unknown"
+            return unknown_signature(metric, f"{self.name}-{self.version()}")
         return super().signature(metric, options)
 
 
@@ -261,8 +265,8 @@ class PythonFunctionAdapter(UserAdapter):
         try:
             module = _import(_split_python(self.spec)[0])
         except Exception:  # unavailable_reason says why
-            return "local"
-        return str(getattr(module, "__version__", "local"))
+            return LOCAL_VERSION
+        return str(getattr(module, "__version__", LOCAL_VERSION))
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: Options
@@ -540,6 +544,22 @@ def user_adapter(name: str, family_name: str) -> UserAdapter:
     return _CLASSES[key]()
 
 
+def declared_metrics(name: str) -> tuple[str, ...] | None:
+    """The metrics the spec ``name`` says it implements, or None when it says
+    nothing: a ``cmd:`` program never does, a ``python:`` function does with its
+    ``metrics`` attribute.  (The adapters' ``metrics`` cannot tell: a spec that
+    says nothing is offered every metric of its families.)"""
+    if not name.startswith(PYTHON):
+        return None
+    try:
+        declared = getattr(load_function(name.removeprefix(PYTHON)), "metrics", None)
+    except Exception:  # whatever its import raises: unavailable_reason says it
+        return None
+    if declared is None:
+        return None
+    return tuple(m for m in METRICS if m in tuple(declared))
+
+
 def user_families(name: str) -> list[str]:
     """The families the spec ``name`` implements (raises BadSpec if unreadable)."""
     return [f for f in ("bleu", "rouge") if user_adapter(name, f).metrics]
@@ -547,12 +567,14 @@ def user_families(name: str) -> list[str]:
 
 __all__ = [
     "COMMAND",
+    "LOCAL_VERSION",
     "PYTHON",
     "BadSpec",
     "CommandAdapter",
     "CommandFailed",
     "PythonFunctionAdapter",
     "UserAdapter",
+    "declared_metrics",
     "is_user_spec",
     "load_function",
     "parse_command",

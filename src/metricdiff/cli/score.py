@@ -6,6 +6,8 @@ import argparse
 import json
 from typing import Any
 
+from metricdiff.adapters import AnyAdapter
+from metricdiff.adapters.user import LOCAL_VERSION
 from metricdiff.cli._common import (
     Commands,
     ImplementationFailed,
@@ -47,6 +49,16 @@ def _format_text(result: Result) -> str:
     )
 
 
+def _who(adapter: AnyAdapter) -> str:
+    """The implementation as a message names it: ``sacrebleu 2.6.0``; a user's
+    own by its spec alone, unless its module states a ``__version__`` (``local``
+    is metricdiff's placeholder, and "python:f.py:f local failed" reads oddly)."""
+    version = adapter.version()
+    if adapter.user_profile and version == LOCAL_VERSION:
+        return str(adapter.name)
+    return f"{adapter.name} {version}"
+
+
 def run(args: argparse.Namespace) -> int:
     adapter = available_adapter(args.impl, args.metric)
     overrides = parse_overrides(args.option)
@@ -65,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         )
     except Exception as error:  # the peer's own failure, not metricdiff's
         raise ImplementationFailed(
-            f"{adapter.name} {adapter.version()} failed on {args.hyp}: "
+            f"{_who(adapter)} failed on {args.hyp}: "
             f"{type(error).__name__}: {error}"
         ) from error
     signature = adapter.signature(args.metric, options)
@@ -87,7 +99,6 @@ def run(args: argparse.Namespace) -> int:
     print(_format_text(result))
     print(signature)
     return 0
-
 
 
 def register(commands: Commands) -> None:

@@ -13,6 +13,7 @@ import argparse
 from collections.abc import Mapping
 
 from metricdiff.adapters import AnyAdapter, adapter_names, families_of, get_adapter
+from metricdiff.adapters.user import LOCAL_VERSION, is_user_spec
 from metricdiff.cli._common import Commands, available_adapter, parse_overrides
 from metricdiff.conventions import AXES, ConventionError, axis_names, profile_of
 from metricdiff.conventions.profile import ParsedSignature, parse_signature
@@ -34,7 +35,15 @@ def _metric_of(args: argparse.Namespace) -> str:
 
 def split_impl(impl: str) -> tuple[str, str | None]:
     """``rouge-score-0.1.2`` -> (``rouge-score``, ``0.1.2``): the longest known
-    implementation name the text starts with; (text, None) if none fits."""
+    implementation name the text starts with; (text, None) if none fits.
+
+    A user's own implementation (``python:my.py:bleu-local``) is its spec and
+    what follows the last ``-``; the placeholder ``local`` is no version."""
+    if is_user_spec(impl):
+        spec, dash, version = impl.rpartition("-")
+        if not dash:
+            return impl, None
+        return spec, None if version == LOCAL_VERSION else version
     for name in sorted(adapter_names(), key=len, reverse=True):
         if impl == name:
             return name, None
@@ -80,12 +89,28 @@ def explain_rows(
     return rows
 
 
+#: What ``--explain`` says of a ``profile:unknown`` signature.
+_UNKNOWN_PROFILE_LINE = (
+    "profile: unknown (the implementation declared no conventions, so there is nothing "
+    "to explain axis by axis; declare them with -o AXIS=VALUE, or let `metricdiff audit` "
+    "infer them)"
+)
+
+
 def explain(text: str) -> str:
     """The table ``--explain`` prints for signature ``text``."""
     from tabulate import tabulate
 
     parsed = parse_signature(text)
     check_metric(parsed.metric)
+    head = [f"metric: {parsed.metric}"]
+    if parsed.impl is not None:
+        name, version = split_impl(parsed.impl)
+        head.append(f"implementation: {name}" + (f", version {version}" if version else ""))
+    if parsed.profile_unknown:
+        # Not an error: it is what `score` prints for a user's own implementation
+        # without -o, and saying so is the whole explanation.
+        return "\n".join([*head, _UNKNOWN_PROFILE_LINE])
     impl_name, defaults = _adapter_defaults(parsed)
     rows = explain_rows(parsed, defaults)
     headers = ["axis (key)", "value", "paper's value?"]
@@ -93,11 +118,7 @@ def explain(text: str) -> str:
         headers.append(f"{impl_name}'s default?")
     headers.append("meaning")
     widths = [None] * (len(headers) - 1) + [MEANING_WIDTH]
-    lines = [f"metric: {parsed.metric}"]
-    if parsed.impl is not None:
-        name, version = split_impl(parsed.impl)
-        lines.append(f"implementation: {name}" + (f", version {version}" if version else ""))
-    lines.append(tabulate(rows, headers, tablefmt="simple", maxcolwidths=widths))
+    lines = [*head, tabulate(rows, headers, tablefmt="simple", maxcolwidths=widths)]
     unstated = [a for a in axis_names(type(paper_options(parsed.metric)))
                 if a not in parsed.profile]
     if unstated:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from metricdiff.cli._common import Commands
@@ -17,6 +18,21 @@ DEFAULT_CORPUS_METRICS = (
 )
 
 
+def _why_empty(
+    wanted: Sequence[str] | None, metrics: Sequence[str], names: Sequence[str],
+    usable: Collection[str], unavailable: Mapping[str, str],
+) -> str:
+    """Why there is nothing to score: no case (``wanted``: the --metric given),
+    every implementation skipped, or none left that implements the cases' metrics."""
+    if not metrics:
+        kept = f"; --metric kept only {', '.join(wanted)}" if wanted else ""
+        return f"no case to score (reject_ fixture cases are not locked{kept})"
+    if unavailable and not usable:
+        return f"every implementation was skipped ({', '.join(sorted(unavailable))})"
+    offered = sorted(usable) if usable else names
+    return f"none of {', '.join(offered)} implements {', '.join(metrics)}"
+
+
 def run(args: argparse.Namespace) -> int:
     from metricdiff import snapshot
     from metricdiff.adapters import adapter_names
@@ -24,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if args.hyp and not args.ref:
         raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    # Before anything else: a lock that cannot be written must not cost the scoring.
+    snapshot.check_writable(out)
     use_fixtures = args.fixtures is not None or not args.hyp
     # Read every input before scoring anything: bad input stops the run at once.
     cases: list[tuple[snapshot.SnapCase, str]] = []
@@ -34,18 +52,26 @@ def run(args: argparse.Namespace) -> int:
                   if not args.metric or metric in args.metric]
         inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
     if args.hyp:
-        metrics = args.metric or DEFAULT_CORPUS_METRICS
+        corpus_metrics = args.metric or DEFAULT_CORPUS_METRICS
         cases += [(case, metric) for case in snapshot.corpus_cases(args.hyp, args.ref)
-                  for metric in metrics]
+                  for metric in corpus_metrics]
         inputs.append(snapshot.input_file("hyp", Path(args.hyp), out.parent))
         inputs += [snapshot.input_file("ref", Path(ref), out.parent) for ref in args.ref]
-    impls, unavailable = snapshot.implementations(
-        args.impl or adapter_names(), {metric for _, metric in cases}, snapshot.default_lookup
-    )
+    names = args.impl or adapter_names()
+    metrics = sorted({metric for _, metric in cases}, key=METRICS.index)
+    impls, unavailable = snapshot.implementations(names, metrics, snapshot.default_lookup)
     for reason in unavailable.values():
         print(f"skipped {reason}", file=sys.stderr)
-    entries = snapshot.score(snapshot.plan(cases, impls), impls)
-    snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
+    jobs = snapshot.plan(cases, impls)
+    if not jobs:
+        # A lock without scores would verify as "all 0 scores reproduce".
+        why = _why_empty(args.metric, metrics, names, impls, unavailable)
+        raise InputError(f"{out}:0: no lock written: {why}")
+    entries = snapshot.score(jobs, impls)
+    try:
+        snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
+    except OSError as error:  # checked writable above, but a disk can still fill up
+        raise InputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
     print(
         f"wrote {out}: {len(entries)} scores ({errors} raised), "

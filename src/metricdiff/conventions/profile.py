@@ -53,6 +53,17 @@ def signature(metric: str, impl: str, options: attrs.AttrsInstance) -> str:
     return "|".join(parts)
 
 
+#: The component that stands for every axis when the profile is unknown.
+UNKNOWN_PROFILE = "profile:unknown"
+
+
+def unknown_signature(metric: str, impl: str) -> str:
+    """The signature of a score whose conventions nobody declared (a user's own
+    implementation without ``-o``): ``bleu|impl:python:my.py:bleu-local|profile:unknown``.
+    Stating the paper's axes instead would claim what nobody knows."""
+    return f"{metric}|impl:{impl}|{UNKNOWN_PROFILE}"
+
+
 #: Components a shortened signature may carry in place of the axes it leaves out.
 _ELISIONS = ("…", "...")
 
@@ -62,11 +73,14 @@ class ParsedSignature:
     """A signature read back: the metric, the implementation (``name-version``,
     None if the signature omits it) and each axis it states, by axis name, with
     the value in the canonical text ``signature`` writes.  A shortened signature
-    (as papers print them) states only some axes."""
+    (as papers print them) states only some axes.  ``profile_unknown``: the
+    signature says ``profile:unknown`` (``unknown_signature``), and ``profile`` is
+    empty because there is nothing to state."""
 
     metric: str
     impl: str | None
     profile: dict[str, str]
+    profile_unknown: bool = False
 
 
 def _short_names() -> dict[str, str]:
@@ -74,11 +88,13 @@ def _short_names() -> dict[str, str]:
 
 
 def parse_signature(text: str) -> ParsedSignature:
-    """The inverse of ``signature``: ``bleu|impl:sacrebleu-2.6.0|tok:13a|...``.
+    """The inverse of ``signature`` and ``unknown_signature``:
+    ``bleu|impl:sacrebleu-2.6.0|tok:13a|...`` or ``bleu|impl:...|profile:unknown``.
 
-    Axes may be missing or elided with ``…``; an unknown key, an unknown value or
-    a key given twice raises ConventionError.  Whether the metric name and the
-    axes fit together is left to the caller (``metricdiff.metrics`` knows that).
+    Axes may be missing or elided with ``…``; an unknown key, an unknown value, a
+    key given twice, or ``profile:unknown`` together with axes raises
+    ConventionError.  Whether the metric name and the axes fit together is left to
+    the caller (``metricdiff.metrics`` knows that).
     """
     metric, *components = [part.strip() for part in text.strip().split("|")]
     if not metric or ":" in metric:
@@ -88,6 +104,7 @@ def parse_signature(text: str) -> ParsedSignature:
     shorts = _short_names()
     impl: str | None = None
     profile: dict[str, str] = {}
+    unknown = False
     for component in components:
         if component in _ELISIONS:
             continue
@@ -99,12 +116,27 @@ def parse_signature(text: str) -> ParsedSignature:
                 raise ConventionError("signature gives 'impl' twice")
             impl = value
             continue
+        if key == "profile":
+            if component != UNKNOWN_PROFILE:
+                raise ConventionError(
+                    f"signature component {component!r}: the only profile is "
+                    f"{UNKNOWN_PROFILE!r}; state axes as KEY:VALUE"
+                )
+            if unknown:
+                raise ConventionError(f"signature gives {UNKNOWN_PROFILE!r} twice")
+            unknown = True
+            continue
         if key not in shorts:
             raise ConventionError(
-                f"unknown signature key {key!r} (known: impl, {', '.join(shorts)})"
+                f"unknown signature key {key!r} (known: impl, profile, {', '.join(shorts)})"
             )
         axis = AXES[shorts[key]]
         if axis.name in profile:
             raise ConventionError(f"signature gives {key!r} ({axis.name}) twice")
         profile[axis.name] = axis.format(axis.parse(value))
-    return ParsedSignature(metric, impl, profile)
+    if unknown and profile:
+        raise ConventionError(
+            f"signature says {UNKNOWN_PROFILE!r} but also states "
+            f"{', '.join(profile)}: it is one or the other"
+        )
+    return ParsedSignature(metric, impl, profile, profile_unknown=unknown)
