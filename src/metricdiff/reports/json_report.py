@@ -7,7 +7,7 @@ from typing import Any
 
 from metricdiff.findings import Finding, cause_of
 from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report
-from metricdiff.reports.matrix import Cell
+from metricdiff.reports.matrix import CaseRow
 from metricdiff.reports.visible import visible
 
 FORMAT = 1
@@ -23,9 +23,25 @@ def _finding(finding: Finding) -> dict[str, Any]:
     return data
 
 
-def _cell(name: str, cell: Cell) -> dict[str, Any]:
-    return {"implementation": name, "class": cell.klass, "status": cell.status,
-            "headline": cell.headline, "error": cell.error}
+def _row(names: list[str], row: CaseRow) -> dict[str, Any]:
+    """One case of the matrix, compactly: its pattern's letters are the cells'
+    classes and ``headlines`` their numbers, both in ``case_matrix_columns`` order;
+    only the cells that did not score are spelled out, under ``problems`` (the
+    committed report has some 17,000 rows)."""
+    data: dict[str, Any] = {
+        "case": row.case,
+        "source": row.source,
+        "pattern": row.pattern,
+        "headlines": [cell.headline for cell in row.cells],
+    }
+    problems = {
+        name: {"status": cell.status, "error": cell.error}
+        for name, cell in zip(names, row.cells, strict=True)
+        if cell.status != "ok"
+    }
+    if problems:
+        data["problems"] = problems
+    return data
 
 
 def metric_json(section: MetricReport) -> dict[str, Any]:
@@ -90,11 +106,8 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
              "cases": [row.case for row in group.rows]}
             for group in section.groups
         ],
-        "case_matrix": [
-            {"case": row.case, "source": row.source, "pattern": row.pattern,
-             "cells": [_cell(name, cell) for name, cell in zip(names, row.cells, strict=True)]}
-            for row in section.rows
-        ],
+        "case_matrix_columns": names,
+        "case_matrix": [_row(names, row) for row in section.rows],
     }
 
 
