@@ -158,7 +158,7 @@ def test_generated_audit_is_deterministic(
             "--impl", "reference", "--impl", "rouge-score", "--out", str(tmp_path / run),
         )
         assert status == 0
-        assert stdout.strip().splitlines()[-1].startswith("audit: 1 metrics, 30 cases")
+        assert stdout.strip().splitlines()[-1].startswith("audit: 1 metric, 30 cases")
         written.append((tmp_path / run / "findings.json").read_bytes())
     assert written[0] == written[1]
     findings = json.loads(written[0])
@@ -323,3 +323,45 @@ def test_saved_fixtures_hold_for_the_reference(
         for expectation in case.expectations:
             outcome = run_expectation(case, expectation, reference)
             assert outcome.status == MATCHES, outcome
+
+
+# ------------------------------------------------- a finding describes its example
+
+
+def test_first_difference_describes_the_minimal_example(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Shrinking replaces a finding's example; its first_difference must then be
+    that of the example shown, not of the case it was shrunk from (which the
+    README once showed as ``sys_len: 6 vs 7`` beside a 3-token example)."""
+    pytest.importorskip("sacrebleu")
+    pytest.importorskip("nltk")
+    from metricdiff.adapters.base import Tolerance
+    from metricdiff.compare import first_difference
+    from metricdiff.journal import result_from_json
+
+    out = tmp_path / "out"
+    status, _, err = audit(
+        capsys, *write_inputs(tmp_path, HYPS, REFS), "--metric", "bleu",
+        "--impl", "reference", "--impl", "sacrebleu", "--impl", "nltk", "--out", str(out),
+    )
+    assert status == 0, err
+    findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))
+    shrunk = [f for f in findings if f["example"]["case"].endswith("~min")]
+    assert shrunk, "nothing was shrunk: the test would prove nothing"
+
+    def tolerance(name: str) -> Tolerance:
+        return adapters.get_adapter(name.split("+")[0], "bleu").tolerance
+
+    checked = 0
+    for finding in findings:
+        example = finding["example"]
+        if example["result_a"] is None or example["result_b"] is None:
+            continue
+        a, b = tolerance(finding["impl_a"]), tolerance(finding["impl_b"])
+        pair = Tolerance(max(a.absolute, b.absolute), max(a.relative, b.relative))
+        difference = first_difference(result_from_json(example["result_a"]),
+                                      result_from_json(example["result_b"]), pair)
+        assert finding["first_difference"] == str(difference or ""), finding
+        checked += 1
+    assert checked == len(findings)

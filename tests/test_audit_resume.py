@@ -251,13 +251,13 @@ def test_progress_with_the_flag_only(tmp_path: Path, capsys: pytest.CaptureFixtu
     inputs = [*write_inputs(tmp_path), "--impl", "reference", "--no-minimise"]
     status, stdout, err = audit(capsys, *inputs, "--progress")
     assert status == 0
-    assert "bleu: scoring 6/6 cases" in err and "cases/s" in err
+    assert "bleu: scoring 6/6 (case, implementation) runs" in err and "runs/s" in err
     assert "scoring" not in stdout
     # stderr is not a terminal here: no progress unless asked for
     for extra in ([], ["--no-progress"]):
         status, _, err = audit(capsys, *inputs, *extra)
         assert status == 0
-        assert "scoring" not in err and "cases/s" not in err
+        assert "scoring" not in err and "runs/s" not in err
 
 
 def test_progress_line_on_a_terminal_redraws_in_place() -> None:
@@ -272,4 +272,5 @@ def test_progress_line_on_a_terminal_redraws_in_place() -> None:
     line.finish()
     text = stream.getvalue()
     assert text.count("\r") == 7 and text.endswith("\n") and text.count("\n") == 1
-    assert "rouge-1: scoring 10/10 cases" in text and "(4 from the journal)" in text
+    assert "rouge-1: scoring 10/10 (case, implementation) runs" in text
+    assert "(4 from the journal)" in text

@@ -120,3 +120,69 @@ def test_check_writes_reports(capsys, tmp_path, root):
     data = json.loads((tmp_path / "check.json").read_text())
     assert data["outcomes"] and all(o["impl"] == "reference" for o in data["outcomes"])
     assert " 0 problems" in out
+
+
+#: Two ``must_`` cases whose expected values are wrong on purpose, so that every
+#: expectation fails for the reference: one with two ``when`` blocks, one with two
+#: blocks that pin nothing (told apart only by their position).
+WRONG_TWICE = '''format = 1
+
+[[case]]
+id = "must_wrong_per_order"
+metric = "bleu"
+description = "Two configurations, both expected wrongly."
+hyps = ["a b c d"]
+refs = [["a b c d"]]
+source = "made up"
+[[case.expect]]
+when = { max_order = "1" }
+score = 50.0
+[[case.expect]]
+when = { max_order = "2" }
+score = 50.0
+
+[[case]]
+id = "must_wrong_twice"
+metric = "bleu"
+description = "Two blocks with the same (empty) when."
+hyps = ["a b c d"]
+refs = [["a b c d"]]
+source = "made up"
+[[case.expect]]
+score = 40.0
+[[case.expect]]
+sys_len = 5
+'''
+
+
+def test_check_problem_lines_name_the_expectation(capsys, tmp_path):
+    fixtures = tmp_path / "fx"
+    fixtures.mkdir()
+    (fixtures / "wrong.toml").write_text(WRONG_TWICE, encoding="utf-8")
+    status, out, _ = run(capsys, "check", "--fixtures", fixtures, "--impl", "reference",
+                         "--out", tmp_path / "out")
+    # The failures are check's findings, not an error of the run.
+    assert status == 0
+    problems = out.splitlines()[:-1]
+    assert problems == [
+        "FAIL: reference on must_wrong_per_order [max_order=1]: score: expected 50.0, "
+        "got 100.0",
+        "FAIL: reference on must_wrong_per_order [max_order=2]: score: expected 50.0, "
+        "got 100.0",
+        "FAIL: reference on must_wrong_twice [#1]: score: expected 40.0, got 100.0",
+        "FAIL: reference on must_wrong_twice [#2]: sys_len: expected 5, got 4",
+    ]
+    assert out.splitlines()[-1].startswith("2 cases, 1 implementation, 4 outcomes, 4 problems")
+    # The same names in check.md's tables, and each block's position in check.json.
+    markdown = (tmp_path / "out" / "check.md").read_text(encoding="utf-8")
+    assert "| must_wrong_twice [#2]" in markdown
+    outcomes = json.loads((tmp_path / "out" / "check.json").read_text())["outcomes"]
+    assert [o["expectation"] for o in outcomes] == [0, 1, 0, 1]
+
+
+def test_check_help_states_the_exit_status(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["check", "--help"])
+    assert exit_info.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "The exit status is 0 whatever the outcomes" in text

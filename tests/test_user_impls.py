@@ -139,6 +139,24 @@ def test_command_that_fails_is_one_line_exit_1(
     assert err.count("\n") == 1 and "exit status 3: flaky_scorer: cannot cope" in err
 
 
+def test_python_function_that_raises_is_one_line_without_a_placeholder_version(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = inputs(tmp_path)
+    body = "def boom(hypotheses, references, metric):\n    return 1 / 0\n"
+    (tmp_path / "boom.py").write_text(body, encoding="utf-8")
+    (tmp_path / "boom_v.py").write_text(f'__version__ = "1.2"\n{body}', encoding="utf-8")
+    status, _, err = run(capsys, "score", "--impl", f"python:{tmp_path / 'boom.py'}:boom", *argv)
+    assert status == 1
+    # `local` is metricdiff's placeholder for "no version": not shown.
+    assert err == (f"metricdiff: error: python:{tmp_path / 'boom.py'}:boom failed on "
+                   f"{argv[1]}: ZeroDivisionError: division by zero\n")
+    # A version the module states is shown, as a library's is.
+    status, _, err = run(capsys, "score", "--impl", f"python:{tmp_path / 'boom_v.py'}:boom",
+                         *argv)
+    assert status == 1 and f"boom_v.py:boom 1.2 failed on {argv[1]}: " in err
+
+
 @pytest.mark.parametrize(
     ("impl", "message"),
     [
@@ -170,7 +188,110 @@ def test_audit_refuses_what_it_cannot_place(
                          *inputs(tmp_path))
     assert status == 2 and "-o declares" in err
     status, _, err = run(capsys, "audit", "--impl", MULTI_BLEU, *inputs(tmp_path))
-    assert status == 2 and "--metric" in err
+    assert status == 2 and err == (
+        f"metricdiff: error: {MULTI_BLEU}: give --metric (the command does not say which "
+        "metrics it implements)\n")
+
+
+def test_audit_without_metric_runs_a_function_on_the_metrics_it_declares(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # my_bleu.py declares metrics = ("bleu",): without --metric it is audited on
+    # BLEU alone, and the audit is of BLEU alone when it is the only one named.
+    status, out, err = run(capsys, "audit", "--impl", MY_BLEU, "--no-minimise",
+                           *inputs(tmp_path))
+    assert status == 0, err
+    assert [line for line in out.splitlines() if line.startswith("==")] == [f"== bleu: {MY_BLEU}"]
+    assert out.splitlines()[-1].startswith("audit: 1 metric, 4 cases")
+    # Named beside the reference, which computes every metric: BLEU with both, the
+    # others with the reference alone.
+    status, out, err = run(capsys, "audit", "--impl", "reference", "--impl", MY_BLEU,
+                           "--no-minimise", *inputs(tmp_path))
+    assert status == 0, err
+    headers = [line for line in out.splitlines() if line.startswith("==")]
+    assert headers[0] == f"== bleu: reference, {MY_BLEU}"
+    assert len(headers) == 8 and not any(MY_BLEU in line for line in headers[1:])
+
+
+def test_audit_without_metric_asks_for_it_when_the_function_does_not_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "silent.py"
+    module.write_text("def bleu(hyps, refs, metric):\n    return {'score': 1.0}\n",
+                      encoding="utf-8")
+    spec = f"python:{module}:bleu"
+    status, out, err = run(capsys, "audit", "--impl", spec, *inputs(tmp_path))
+    assert (status, out) == (2, "")
+    assert err == (f"metricdiff: error: {spec}: give --metric (the function does not say "
+                   "which metrics it implements)\n")
+    status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", spec,
+                         "--no-minimise", *inputs(tmp_path))
+    assert status == 0, err
+
+
+#: my_bleu.py on "a b c d" against itself: every order matches, add-one changes
+#: nothing ((m + 1) / (t + 1) = 1), c = r = 4: score 100, sys_len 4.  It reports
+#: neither bp nor precisions.
+PARTIAL_FIXTURES = """format = 1
+
+[[case]]
+id = "must_partial_bp_only"
+metric = "bleu"
+description = "Only a statistic my_bleu.py does not report."
+hyps = ["a b c d"]
+refs = [["a b c d"]]
+source = "hand"
+[[case.expect]]
+bp = 1.0
+
+[[case]]
+id = "must_partial_mixed"
+metric = "bleu"
+description = "One statistic reported, one not."
+hyps = ["a b c d"]
+refs = [["a b c d"]]
+source = "hand"
+[[case.expect]]
+score = 100.0
+precisions = [100.0, 100.0, 100.0, 100.0]
+
+[[case]]
+id = "must_partial_wrong"
+metric = "bleu"
+description = "A reported statistic expected wrongly, beside an unreported one."
+hyps = ["a b c d"]
+refs = [["a b c d"]]
+source = "made up"
+[[case.expect]]
+sys_len = 5
+bp = 1.0
+"""
+
+
+def test_check_compares_only_the_statistics_reported(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], root: Path
+) -> None:
+    fixtures = tmp_path / "fx"
+    fixtures.mkdir()
+    (fixtures / "partial.toml").write_text(PARTIAL_FIXTURES, encoding="utf-8")
+    status, _, err = run(capsys, "check", "--fixtures", str(fixtures), "--impl", MY_BLEU,
+                         "--out", str(tmp_path / "out"))
+    assert status == 0, err
+    outcomes = json.loads((tmp_path / "out" / "check.json").read_text())["outcomes"]
+    assert [(o["case"], o["status"], o["detail"]) for o in outcomes] == [
+        ("must_partial_bp_only", "n/a", "not reported: bp"),
+        ("must_partial_mixed", "pass", "not reported, not compared: precisions"),
+        ("must_partial_wrong", "FAIL",
+         "sys_len: expected 5, got 4; not reported, not compared: bp"),
+    ]
+    # Every bundled BLEU fixture, many of which expect bp and precisions: judged
+    # on the rest, without a traceback.
+    status, _, err = run(capsys, "check", "--fixtures", str(root / "fixtures" / "bleu"),
+                           "--impl", MY_BLEU, "--out", str(tmp_path / "all"))
+    assert status == 0, err
+    assert "Traceback" not in err
+    outcomes = json.loads((tmp_path / "all" / "check.json").read_text())["outcomes"]
+    assert any("not reported" in o["detail"] for o in outcomes)
 
 
 # ------------------------------------------------------------------- audit

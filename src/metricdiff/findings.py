@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from metricdiff.metrics import Result
+from metricdiff.wording import plural
 
 #: Finding kinds: an implementation against the reference configured as it claims
 #: to be, two implementations against each other, and a run that did not return a
@@ -91,7 +92,7 @@ class Finding:
         other = f" vs {self.impl_b}" if self.impl_b else ""
         return (
             f"[{self.kind}] {self.metric}: {self.impl_a}{other}: {cause} "
-            f"({self.count} case{'s' if self.count != 1 else ''}, max delta "
+            f"({plural(self.count, 'case')}, max delta "
             f"{self.max_delta:.4g}; first difference {self.first_difference or '-'})"
         )
 

@@ -174,6 +174,17 @@ def iter_fixture_files(root: Path) -> Iterator[Path]:
     yield from sorted(root.rglob("*.toml"))
 
 
+def check_fixture_folder(root: Path) -> None:
+    """Raise FixtureError, naming ``root``, unless it is a folder with at least one
+    fixture file: a mistyped ``--fixtures`` would otherwise run 0 cases and pass."""
+    if not root.exists():
+        raise FixtureError(f"{root}: no such folder")
+    if not root.is_dir():
+        raise FixtureError(f"{root}: not a folder")
+    if next(iter_fixture_files(root), None) is None:
+        raise FixtureError(f"{root}: no fixture files (*.toml) in this folder")
+
+
 def load_all(root: Path) -> list[Case]:
     """Every case under ``root``; IDs must be unique across files."""
     cases: list[Case] = []

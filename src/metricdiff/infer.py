@@ -25,6 +25,7 @@ from metricdiff.compare import first_difference, stages
 from metricdiff.conventions import profile_of
 from metricdiff.explain import Reproducer, Sample, _changed, explain, single_changes
 from metricdiff.metrics import Options, Result
+from metricdiff.wording import plural
 
 #: How many greedy steps may precede the last search of one or two changes: at
 #: most 2 + MAX_ROUNDS - 1 axes away from the paper's profile.
@@ -63,7 +64,7 @@ class Inference:
         if self.total == 0:
             return f"inferred profile of {self.impl}: nothing to infer from (no case scored)"
         changes = " ".join(f"{a}={v}" for a, v in self.changes().items()) or "the paper's"
-        tally = f"reproduces {self.reproduced}/{self.total} cases"
+        tally = f"reproduces {self.reproduced}/{plural(self.total, 'case')}"
         if self.found:
             line = f"inferred profile of {self.impl}: {changes} ({tally})"
             if self.loose:

@@ -30,6 +30,7 @@ from metricdiff.conventions import profile_of
 from metricdiff.execution import CaseData, CaseResult, Job
 from metricdiff.metrics import Result
 from metricdiff.results import BleuResult, RougeResult
+from metricdiff.wording import plural
 
 #: The name of the journal in the ``--out`` folder.
 JOURNAL_NAME = "journal.jsonl"
@@ -133,10 +134,14 @@ class Journal:
 
 
 class ProgressLine:
-    """``bleu: scoring 120/300 cases, 41.2 cases/s`` on ``stream``, redrawn in
-    place on a terminal (at most every ``interval`` seconds), one line per
-    update elsewhere (at most every ``interval * 8`` seconds), and once more at
-    the end.  The rate counts the cases scored in this run, not resumed ones."""
+    """``bleu: scoring 120/300 (case, implementation) runs, 41.2 runs/s`` on
+    ``stream``, redrawn in place on a terminal (at most every ``interval``
+    seconds), one line per update elsewhere (at most every ``interval * 8``
+    seconds), and once more at the end.
+
+    What it counts is job-cases: one case scored by one participant, or by the
+    reference configured as one -- not cases, of which there are several times
+    fewer.  The rate counts the runs of this process, not resumed ones."""
 
     def __init__(
         self, label: str, total: int, done: int, stream: TextIO, interval: float = 0.25
@@ -154,6 +159,8 @@ class ProgressLine:
         self.start = time.monotonic()
         self.shown = self.start
         self.resumed = done
+        #: Whether a line has been drawn (and, on a terminal, is still open).
+        self.drawn = False
 
     def advance(self, count: int = 1) -> None:
         self.done += count
@@ -166,12 +173,22 @@ class ProgressLine:
     def finish(self) -> None:
         self._show(time.monotonic(), final=True)
 
+    def interrupted(self) -> None:
+        """End the line drawn in place, so that what is printed next (the
+        interrupt's message) starts a line of its own."""
+        if self.tty and self.drawn:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write("\n")
+                self.stream.flush()
+
     def _show(self, now: float, final: bool) -> None:
         elapsed = max(now - self.start, 1e-9)
-        text = (f"{self.label}: scoring {self.done}/{self.total} cases, "
-                f"{self.scored / elapsed:.1f} cases/s")
+        text = (f"{self.label}: scoring {self.done}/"
+                f"{plural(self.total, '(case, implementation) run')}, "
+                f"{self.scored / elapsed:.1f} runs/s")
         if self.resumed:
             text += f" ({self.resumed} from the journal)"
+        self.drawn = not final
         with contextlib.suppress(OSError, ValueError):
             if self.tty:
                 self.stream.write("\r\x1b[K" + text + ("\n" if final else ""))

@@ -5,7 +5,9 @@ that adds its sub-parser; they are found by listing the package, so a new comman
 is a new module and nothing else changes.
 
 Bad input never shows a traceback: it prints one line ``metricdiff: error: ...``
-naming the file and line where there is one, and exits with status 2.
+naming the file and line where there is one, and exits with status 2.  Neither
+does an interrupt (Ctrl-C): one line ``metricdiff: interrupted``, plus whatever
+the command's ``interrupt_hint(args)`` adds (how to resume), and exit status 130.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from metricdiff import __version__
 from metricdiff.adapters import AdapterUnavailable
 from metricdiff.cli._common import (
     EXIT_IMPLEMENTATION_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_USAGE,
     ImplementationFailed,
     Parser,
@@ -62,10 +65,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_IMPLEMENTATION_FAILED
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        # The commands close what they opened in ``finally`` blocks (the audit's
+        # journal, its worker processes) on the way here; what was done is kept.
+        hint = getattr(args, "interrupt_hint", None)
+        print(f"metricdiff: interrupted{hint(args) if hint else ''}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     return status
 
 
-__all__ = ["EXIT_IMPLEMENTATION_FAILED", "EXIT_USAGE", "build_parser", "main"]
+__all__ = ["EXIT_IMPLEMENTATION_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "build_parser", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -9,8 +9,9 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from metricdiff.adapters import get_adapter
-from metricdiff.adapters.user import is_user_spec
+from metricdiff.adapters import adapter_for_family, families_of, get_adapter
+from metricdiff.adapters.user import PYTHON, declared_metrics, is_user_spec
+from metricdiff.cli._common import computes
 from metricdiff.conventions import ConventionError
 from metricdiff.infer import Inference
 
@@ -22,8 +23,11 @@ def check_user_impls(
     impls: Sequence[str], metrics: Sequence[str], metric_given: bool,
     user_profile: Mapping[str, str],
 ) -> None:
-    """Raise a one-line error for a spec that cannot be read or run, a metric it
-    does not implement, or a declared profile (``-o``) with nothing to declare."""
+    """Raise a one-line error for a spec that cannot be read or run, one that
+    computes none of ``metrics``, one that does not say which metrics it computes
+    when ``--metric`` is not given, or a declared profile (``-o``) with nothing to
+    declare.  A spec takes part only in the metrics it computes (the audit leaves
+    it out of the others, as it does any implementation)."""
     specs = [name for name in impls if is_user_spec(name)]
     if user_profile and not specs:
         raise ConventionError(
@@ -31,17 +35,21 @@ def check_user_impls(
             "cmd:...); there is none"
         )
     for name in specs:
-        offered = [m for m in metrics if m in get_adapter(name, m).metrics]
+        # Loadable first: a function that cannot be imported says nothing either,
+        # and "give --metric" would send its author the wrong way.
+        for family_name in families_of(name):
+            adapter_for_family(name, family_name).ensure_available()
+        if not metric_given and declared_metrics(name) is None:
+            what = "function" if name.startswith(PYTHON) else "command"
+            raise ConventionError(
+                f"{name}: give --metric (the {what} does not say which metrics it "
+                "implements)"
+            )
+        offered = [m for m in metrics if computes(name, m)]
         if not offered:
             raise ConventionError(f"{name} implements none of: {', '.join(metrics)}")
-        if not metric_given and len(offered) > 1:
-            raise ConventionError(
-                f"--impl {name}: say which metric it computes with --metric"
-            )
         for metric in offered:
-            adapter = get_adapter(name, metric)
-            adapter.ensure_available()
-            adapter.options(metric, user_profile)  # an unknown axis or value
+            get_adapter(name, metric).options(metric, user_profile)  # an unknown axis or value
 
 
 def write_inferred(folder: Path, inferred: Sequence[Inference]) -> Path:

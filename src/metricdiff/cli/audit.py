@@ -6,75 +6,133 @@ import argparse
 import contextlib
 import json
 import sys
-from pathlib import Path
+from collections.abc import Sequence
 
-from metricdiff.cli._common import Commands, isatty, parse_overrides
+from metricdiff.adapters import AdapterUnavailable, adapter_names, families_of
+from metricdiff.cli._common import (
+    Commands,
+    computes,
+    fixtures_folder,
+    isatty,
+    output_folder,
+    parse_overrides,
+    plural,
+)
+from metricdiff.conventions import ConventionError
 from metricdiff.inputs import InputError
 from metricdiff.metrics import METRICS
+
+
+def _metrics(args: argparse.Namespace) -> list[str]:
+    """The metrics to audit: ``--metric``'s; else the default ones, but with
+    ``--impl`` only those one of the named implementations computes (auditing
+    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
+    from metricdiff.audit_inputs import DEFAULT_METRICS
+
+    if args.metric:
+        return list(dict.fromkeys(args.metric))
+    if not args.impl:
+        return list(DEFAULT_METRICS)
+    chosen = [m for m in DEFAULT_METRICS if any(computes(name, m) for name in args.impl)]
+    if not chosen:
+        raise ConventionError(
+            f"none of {', '.join(args.impl)} computes any of: {', '.join(DEFAULT_METRICS)}; "
+            "give --metric"
+        )
+    return chosen
+
+
+def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
+    """Why no implementation takes part in ``metric``: each one named, left out."""
+    left_out = [f"{name} does not compute {metric}" for name in names
+                if not computes(name, metric)]
+    return "; ".join([*skipped, *left_out]) or "no implementation named"
 
 
 def run(args: argparse.Namespace) -> int:
     from metricdiff import audit_inputs, audit_output
     from metricdiff.adapters.base import Tolerance
-    from metricdiff.audit import audit_metric
+    from metricdiff.audit import Participant, audit_metric, participants
     from metricdiff.cli._user_impls import check_user_impls, write_inferred
-    from metricdiff.executors import open_executor
+    from metricdiff.executors import import_ray, open_executor
     from metricdiff.findings import KINDS, by_cause
     from metricdiff.journal import JOURNAL_NAME, Journal
 
-    metrics = args.metric or list(audit_inputs.DEFAULT_METRICS)
-    use_fixtures = args.fixtures is not None or not (args.hyp or args.generate)
-    fixtures_dir = Path(args.fixtures or "fixtures")
     if args.hyp and not args.ref:
         raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
     if args.resume and not args.out:
         raise InputError("--resume needs --out (the folder of the interrupted run)")
+    for name in args.impl or []:
+        families_of(name)  # an unknown name is an error, not a silent no-show
+    metrics = _metrics(args)
+    use_fixtures = args.fixtures is not None or not (args.hyp or args.generate)
+    fixtures_dir = fixtures_folder(args.fixtures) if use_fixtures else None
+    user_profile = parse_overrides(args.option)
+    check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
+    # Who takes part, per metric, before anything is read or scored: a metric
+    # nobody can run is said so on stderr; if that is every metric, it is an error.
+    names = args.impl or adapter_names()
+    chosen: dict[str, tuple[list[Participant], list[str]]] = {}
+    nobody = {}
+    for metric in metrics:
+        people, skipped = participants(metric, names, user_profile)
+        if people:
+            chosen[metric] = (people, skipped)
+        else:
+            nobody[metric] = _nobody(metric, names, skipped)
+    if not chosen:
+        raise AdapterUnavailable("no implementation can run: " + "; ".join(
+            f"{metric}: {why}" for metric, why in nobody.items()))
     # Read every input before scoring anything: bad input stops the run at once.
     plan = {}
-    for metric in metrics:
-        cases = audit_inputs.fixture_cases(fixtures_dir, metric) if use_fixtures else []
+    for metric in chosen:
+        cases = audit_inputs.fixture_cases(fixtures_dir, metric) if fixtures_dir else []
         if args.hyp:
             cases += audit_inputs.user_cases(args.hyp, args.ref, metric)
         if args.generate:
             cases += audit_inputs.generated_cases(metric, args.generate, args.seed)
         plan[metric] = cases
-    user_profile = parse_overrides(args.option)
-    check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
+    for metric, why in nobody.items():
+        print(f"{metric}: no implementation can run: {why}", file=sys.stderr)
+    if args.executor == "ray":
+        import_ray()  # no Ray is a one-line error that leaves nothing behind
+    out = output_folder(args.out) if args.out else None
+    save_to = output_folder(args.save_fixtures, "--save-fixtures") if args.save_fixtures else None
 
     def progress(message: str) -> None:
         if args.format == "text":
             print(message, file=sys.stderr)
 
     show = args.progress if args.progress is not None else isatty(sys.stderr)
-    # Before the journal: no Ray is a one-line error that leaves nothing behind.
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
     journal: Journal | None = None
     audits = []
     try:
-        journal = Journal(Path(args.out) / JOURNAL_NAME, args.resume) if args.out else None
-        for metric, cases in plan.items():
-            audits.append(audit_metric(metric, cases, args.impl, args.jobs, args.timeout,
+        journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
+        for metric, (people, skipped) in chosen.items():
+            audits.append(audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
                                        not args.no_minimise, progress, journal,
                                        sys.stderr if show else None, executor,
-                                       user_profile=user_profile))
-            if args.out:  # what is done is kept, even if a later metric fails
-                audit_output.write_findings(Path(args.out), audits)
+                                       user_profile=user_profile,
+                                       chosen=(people, skipped)))
+            if out:  # what is done is kept, even if a later metric fails or is interrupted
+                audit_output.write_findings(out, audits)
                 inferred = [i for a in audits for i in a.inferred]
                 if inferred:
-                    write_inferred(Path(args.out), inferred)
+                    write_inferred(out, inferred)
     finally:
         if journal is not None:
             journal.close()
         stack.close()
-    if args.save_fixtures:
-        saved = audit_output.save_fixtures(Path(args.save_fixtures), audits)
+    if save_to:
+        saved = audit_output.save_fixtures(save_to, audits)
         if saved:
             print(f"saved minimal counterexamples to {saved}", file=sys.stderr)
-    if args.out:  # from the files just written, as `metricdiff report --from` does
+    if out:  # from the files just written, as `metricdiff report --from` does
         from metricdiff.reports.audit_reports import write_reports
 
-        write_reports(Path(args.out))
+        write_reports(out)
     findings = [f for a in audits for f in a.findings]
     if args.format == "json":
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
@@ -99,15 +157,21 @@ def run(args: argparse.Namespace) -> int:
     scored = sum(len(a.cases) for a in audits)
     unexplained = sum(1 for f in findings if f.kind in ("conformance", "agreement")
                       and not f.explained)
+    tally = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
     print(
-        f"audit: {len(audits)} metrics, {scored} cases, {len(findings)} findings ("
-        + ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
-        + f"; {unexplained} unexplained)"
-        + (f"; wrote {args.out}/findings.json and report.md, report.html, report.json"
-           if args.out else "")
+        f"audit: {plural(len(audits), 'metric')}, {plural(scored, 'case')}, "
+        f"{plural(len(findings), 'finding')}"
+        + (f" ({tally}; {unexplained} unexplained)" if findings else "")
+        + (f"; wrote {out}/findings.json and report.md, report.html, report.json"
+           if out else "")
     )
     return 0
 
+
+def _interrupt_hint(args: argparse.Namespace) -> str:
+    """What ``main`` adds to ``metricdiff: interrupted``: with ``--out``, the journal
+    holds every case scored so far, so the same command with --resume goes on."""
+    return "; run the same command with --resume to continue" if args.out else ""
 
 
 def register(commands: Commands) -> None:
@@ -152,4 +216,4 @@ def register(commands: Commands) -> None:
                        help="write minimal counterexamples as fixtures here")
     audit.add_argument("--no-minimise", action="store_true", help="skip shrinking")
     audit.add_argument("--format", choices=("text", "json"), default="text")
-    audit.set_defaults(run=run)
+    audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

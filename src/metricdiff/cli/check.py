@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from metricdiff.adapters import AnyAdapter, adapter_for_family, adapter_names, families_of
-from metricdiff.cli._common import Commands
+from metricdiff.cli._common import Commands, fixtures_folder, output_folder, plural
 from metricdiff.fixtures import load_all
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.reports.check import problems, write_reports
+    from metricdiff.reports.check import problem_lines, write_reports
     from metricdiff.runner import run_cases
 
     names = args.impl or adapter_names()
+    # Everything that can be wrong with the command line, before anything runs.
+    for name in names:
+        families_of(name)  # an unknown name
+    cases = load_all(fixtures_folder(args.fixtures))
+    out = output_folder(args.out)
     adapters: list[AnyAdapter] = []
     for name in names:
         for adapter_family in families_of(name):
@@ -25,7 +29,6 @@ def run(args: argparse.Namespace) -> int:
                 adapters.append(adapter)
             else:
                 print(f"skipped {reason}", file=sys.stderr)
-    cases = load_all(Path(args.fixtures))
     outcomes = run_cases(cases, adapters)
     impls = list(dict.fromkeys(adapter.name for adapter in adapters))
     signatures = {
@@ -34,21 +37,33 @@ def run(args: argparse.Namespace) -> int:
         )
         for a in adapters
     }
-    written = write_reports(Path(args.out), outcomes, impls, signatures)
-    found = problems(outcomes)
-    for outcome in found:
-        print(f"{outcome.status}: {outcome.impl} on {outcome.case_id}: {outcome.detail}")
+    written = write_reports(out, outcomes, impls, signatures)
+    found = problem_lines(outcomes)
+    for line in found:
+        print(line)
     print(
-        f"{len(cases)} cases, {len(impls)} implementations, {len(outcomes)} outcomes, "
-        f"{len(found)} problems; wrote {', '.join(str(p) for p in written)}"
+        f"{plural(len(cases), 'case')}, {plural(len(impls), 'implementation')}, "
+        f"{plural(len(outcomes), 'outcome')}, {plural(len(found), 'problem')}; "
+        f"wrote {', '.join(str(p) for p in written)}"
     )
+    # Problems are what check reports, not a failure of the run (make report runs
+    # it and goes on); a script that must fail on them reads check.json.
     return 0
 
 
-
 def register(commands: Commands) -> None:
-    check = commands.add_parser("check", help="run every implementation on the fixtures")
-    check.add_argument("--fixtures", default="fixtures", help="folder of fixture files")
+    check = commands.add_parser(
+        "check", help="every implementation against the fixtures' expected values (exit "
+        "status 0 whatever they find)",
+        description="Run every implementation on the fixture cases and compare each "
+        "result with the case's expected values; write check.md and check.json. "
+        "The exit status is 0 whatever the outcomes: FAIL, ACCEPTED and crash lines "
+        "are the findings, not an error (read check.json's statuses to fail a script "
+        "on them); 2 for bad input (an unknown implementation, a missing or malformed "
+        "fixture folder, an --out folder that cannot be created).",
+    )
+    check.add_argument("--fixtures", help="folder of fixture files (default: fixtures/ in "
+                       "the current directory)")
     check.add_argument("--impl", action="append", help="only these implementations")
     check.add_argument("--out", default="reports", help="folder for check.md and check.json")
     check.set_defaults(run=run)

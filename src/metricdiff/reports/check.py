@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from tabulate import tabulate
@@ -22,16 +22,35 @@ def _cell(outcome: Outcome) -> str:
     return f"{outcome.status} {outcome.result.headline:.4f}"
 
 
-def _label(outcome: Outcome) -> str:
-    when = ",".join(f"{axis}={value}" for axis, value in outcome.when.items())
-    return f"{outcome.case_id} [{when}]" if when else outcome.case_id
+def _when(outcome: Outcome) -> str:
+    return ",".join(f"{axis}={value}" for axis, value in outcome.when.items())
+
+
+def labeller(outcomes: Sequence[Outcome]) -> Callable[[Outcome], str]:
+    """How each outcome's expectation is named: ``case [axis=value,...]`` (its
+    ``when``), or just ``case`` when it pins nothing; where two expectations of a
+    case share that name, their position tells them apart (``case [#2]``,
+    ``case [axis=value, #2]``), so that no two rows or problem lines read alike."""
+    blocks: dict[tuple[str, str], set[int]] = {}
+    for outcome in outcomes:
+        blocks.setdefault((outcome.case_id, _when(outcome)), set()).add(outcome.expectation)
+
+    def label(outcome: Outcome) -> str:
+        when = _when(outcome)
+        parts = [when] if when else []
+        if len(blocks[(outcome.case_id, when)]) > 1:
+            parts.append(f"#{outcome.expectation + 1}")
+        return f"{outcome.case_id} [{', '.join(parts)}]" if parts else outcome.case_id
+
+    return label
 
 
 def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     """Cases (rows) by implementations (columns), status and score in each cell."""
+    label = labeller(outcomes)
     rows: dict[str, dict[str, str]] = {}
     for outcome in outcomes:
-        rows.setdefault(_label(outcome), {})[outcome.impl] = _cell(outcome)
+        rows.setdefault(label(outcome), {})[outcome.impl] = _cell(outcome)
     table = [[label, *(cells.get(impl, "") for impl in impls)] for label, cells in rows.items()]
     return str(tabulate(table, headers=["case", *impls], tablefmt="github"))
 
@@ -48,6 +67,13 @@ def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Outcomes that mean something is wrong: a failed must_, an accepted
     reject_, a crash."""
     return [o for o in outcomes if o.status in ("FAIL", "ACCEPTED", "crash")]
+
+
+def problem_lines(outcomes: Sequence[Outcome]) -> list[str]:
+    """One line per problem, ``STATUS: IMPL on CASE [WHEN]: DETAIL``, naming the
+    expectation that failed (a case has one per ``[[case.expect]]`` block)."""
+    label = labeller(outcomes)
+    return [f"{o.status}: {o.impl} on {label(o)}: {o.detail}" for o in problems(outcomes)]
 
 
 def render_markdown(
@@ -74,9 +100,10 @@ def render_markdown(
         "",
     ]
     found = problems(outcomes)
+    label = labeller(outcomes)
     if found:
         lines.append(tabulate(
-            [[_label(o), o.impl, o.status, o.detail] for o in found],
+            [[label(o), o.impl, o.status, o.detail] for o in found],
             headers=["case", "implementation", "status", "detail"], tablefmt="github",
         ))
     else:

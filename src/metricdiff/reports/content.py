@@ -27,6 +27,7 @@ from metricdiff.reports.matrix import (
     pattern_groups,
 )
 from metricdiff.reports.model import AuditRecord, Implementation, MetricRecord
+from metricdiff.wording import plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
@@ -102,7 +103,8 @@ class Report:
         lost = sum(1 for f in findings
                    if f.kind in ("conformance", "agreement") and not f.explained)
         cases = sum(len(m.record.cases) for m in self.metrics)
-        return (f"{len(self.metrics)} metrics, {cases} cases, {len(findings)} findings"
+        return (f"{plural(len(self.metrics), 'metric')}, {plural(cases, 'case')}, "
+                f"{plural(len(findings), 'finding')}"
                 + (f" ({kinds}; {lost} unexplained)" if findings else "") + ".")
 
 

@@ -35,6 +35,7 @@ from metricdiff.reports.matrix import (
     PatternGroup,
 )
 from metricdiff.reports.visible import visible_html
+from metricdiff.wording import plural
 
 #: Background of each class of the cases x implementations matrix, in letter order.
 CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")
@@ -245,7 +246,7 @@ def _group_header(group: PatternGroup, width: int) -> str:
     if group.agree:
         agree = " (all agree)" if set(group.pattern) == {"A"} else " (all that scored it agree)"
     return (f'<tr class="group"><th colspan="{width}">pattern <code>{escape(group.pattern)}'
-            f"</code>: {count} case{'s' if count != 1 else ''}{agree}</th></tr>")
+            f"</code>: {plural(count, 'case')}{agree}</th></tr>")
 
 
 def _result_text(result: Result | None) -> str:
@@ -289,7 +290,7 @@ def example_block(metric: str, index: int, finding: Finding) -> str:
         finding.cases) > CASES_LISTED else ""
     rows.append([td("all cases"), td(f"<code>{escape(listed)}</code>{escape(more)}")])
     title = (f"#{index} [{finding.kind}] {cause_of(finding)} — {implementations(finding)}: "
-             f"{finding.count} case{'s' if finding.count != 1 else ''}, largest difference "
+             f"{plural(finding.count, 'case')}, largest difference "
              f"{largest(finding)}")
     body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
     return (f'<div class="example" id="{anchor(metric, index)}">\n<h4>{escape(title)}</h4>\n'
@@ -303,8 +304,8 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
     parts = [
         f'<section id="metric-{section.metric}">',
         f"<h2>{escape(section.metric)}</h2>",
-        f"<p>{len(record.implementations)} implementations, {len(record.cases)} cases, "
-        f"{len(section.findings)} findings.</p>",
+        f"<p>{plural(len(record.implementations), 'implementation')}, "
+        f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.</p>",
         "<h3>Conventions</h3>",
         f"<p>Each implementation's declared profile on the axes {escape(section.metric)} "
         "depends on; <span class=\"depart\">highlighted</span>: a departure from the "
@@ -334,7 +335,7 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
     if section.unexplained:
         parts.append("<ul>" + "".join(
             f"<li>no axis explains {escape(f.impl_a)} against the reference configured as "
-            f"it: {f.count} case{'s' if f.count != 1 else ''}, first difference "
+            f"it: {plural(f.count, 'case')}, first difference "
             f"<code>{escape(f.first_difference)}</code></li>" for f in section.unexplained
         ) + "</ul>")
     parts += ["<h3>Cases &times; implementations</h3>", cases_section(section)]

@@ -21,6 +21,7 @@ from metricdiff.reports.content import (
     largest,
 )
 from metricdiff.reports.visible import visible
+from metricdiff.wording import plural
 
 #: Example texts longer than this many characters are cut with an ellipsis.
 TEXT_LIMIT = 40
@@ -101,8 +102,8 @@ def metric_section(section: MetricReport) -> list[str]:
     lines = [
         f"## {section.metric}",
         "",
-        f"{len(record.implementations)} implementations, {len(record.cases)} cases, "
-        f"{len(section.findings)} findings.",
+        f"{plural(len(record.implementations), 'implementation')}, "
+        f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.",
         "",
         "### Conventions",
         "",
@@ -141,7 +142,7 @@ def metric_section(section: MetricReport) -> list[str]:
     for finding in section.unexplained:
         lines.append(
             f"- no axis explains {cell(finding.impl_a)} against the reference configured "
-            f"as it: {finding.count} case{'s' if finding.count != 1 else ''}, first "
+            f"as it: {plural(finding.count, 'case')}, first "
             f"difference {code(finding.first_difference)}"
         )
     if section.unexplained:
