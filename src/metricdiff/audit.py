@@ -33,6 +33,7 @@ from metricdiff.findings import Example, Finding, sort_findings
 from metricdiff.infer import Inference, infer
 from metricdiff.journal import Journal, ProgressLine, job_case_key
 from metricdiff.metrics import Options, Result, family
+from metricdiff.wording import plural
 
 REFERENCE = "reference"
 #: The stemmer the reference's "stemmed" profile uses: Porter's own algorithm.
@@ -212,8 +213,13 @@ def _run_journalled(
             for number, indices in todo
         ]
         hooked = journal is not None or meter is not None
-        results = run_jobs(pending, workers=workers, timeout=timeout,
-                           on_result=on_result if hooked else None, executor=executor)
+        try:
+            results = run_jobs(pending, workers=workers, timeout=timeout,
+                               on_result=on_result if hooked else None, executor=executor)
+        except BaseException:  # Ctrl-C: what comes next on stderr starts a line of its own
+            if meter is not None:
+                meter.interrupted()
+            raise
         for (number, indices), scored in zip(todo, results, strict=True):
             for index, outcome in zip(indices, scored, strict=True):
                 known[number][index] = outcome
@@ -461,10 +467,7 @@ def agreement(
     effective: dict[str, dict[int, Options | None]],
 ) -> Found:
     """Two participants against each other, grouped by the axis that parts them."""
-    tolerance = Tolerance(
-        max(left.tolerance.absolute, right.tolerance.absolute),
-        max(left.tolerance.relative, right.tolerance.relative),
-    )
+    tolerance = _pair_tolerance(left, right)
     groups: dict[tuple[str, tuple[str, str]], list[tuple[int, str, float]]] = defaultdict(list)
     reproduce: dict[tuple[str, tuple[str, str]], Options | None] = {}
     bases: dict[tuple[str, tuple[str, str]], Options | None] = {}
@@ -547,14 +550,18 @@ def audit_metric(
     progress_stream: TextIO | None = None,
     executor: Executor | None = None,
     user_profile: Mapping[str, str] | None = None,
+    chosen: tuple[list[Participant], list[str]] | None = None,
 ) -> MetricAudit:
     """Run, compare, explain, group and shrink, for one metric.  ``journal``,
     ``progress_stream`` and ``executor``: see ``score_everything`` (the
     shrinker's runs are neither journalled nor shown, and run on this machine:
     many small calls, each cheaper than a round trip to a cluster);
-    ``user_profile``: see ``participants``."""
-    people, skipped = participants(metric, list(impls or adapter_names()), user_profile)
-    progress(f"{metric}: {len(people)} participants on {len(cases)} cases")
+    ``user_profile``: see ``participants``; ``chosen``: what ``participants``
+    returned, when the caller has already asked (to refuse a metric nobody can
+    run before scoring anything)."""
+    people, skipped = chosen or participants(metric, list(impls or adapter_names()),
+                                             user_profile)
+    progress(f"{metric}: {plural(len(people), 'participant')} on {plural(len(cases), 'case')}")
     scores = score_everything(metric, cases, people, workers, timeout, journal,
                               progress_stream, executor)
     found: Found = []
@@ -579,7 +586,7 @@ def audit_metric(
         for right in people[index + 1:]:
             if (left.label == "stemmed") == (right.label == "stemmed"):
                 found += agreement(metric, left, right, cases, scores, effective)
-    progress(f"{metric}: {len(found)} findings")
+    progress(f"{metric}: {plural(len(found), 'finding')}")
     by_id = {case.id: case for case in cases}
     budget = Budget()
     pairs = [
@@ -616,10 +623,22 @@ def _inferred(
 # ------------------------------------------------------------------ shrinking
 
 
-def _run(person: Participant, options: Options, samples: Sequence[shrink.Sample],
-         metric: str, timeout: float, impl: str | None = None) -> list[CaseResult]:
-    job = Job(impl or person.impl, metric, options, tuple(samples), person.name)
-    return run_jobs([job], workers=1, timeout=timeout)[0]
+def _job(person: Participant, samples: Sequence[shrink.Sample], metric: str,
+         impl: str | None = None) -> Job:
+    return Job(impl or person.impl, metric, person.options, tuple(samples), person.name)
+
+
+def _score_sides(witness: Witness, samples: Sequence[shrink.Sample], metric: str,
+                 timeout: float) -> list[list[CaseResult]]:
+    """Both sides of a witness on ``samples``, side by side (the slower sets the
+    pace): the implementation, then the reference configured as it (conformance)
+    or the other implementation (agreement); a crash has one side."""
+    jobs = [_job(witness.left, samples, metric)]
+    if witness.right is not None:
+        jobs.append(_job(witness.right, samples, metric))
+    elif witness.kind == "conformance":
+        jobs.append(_job(witness.left, samples, metric, impl=REFERENCE))
+    return run_jobs(jobs, workers=len(jobs), timeout=timeout)
 
 
 #: An example this small (in characters, see ``shrink.size``) is shown as it is.
@@ -645,20 +664,17 @@ def holds_for(
     metric: str, witness: Witness, timeout: float, budget: Budget | None = None
 ) -> shrink.Holds:
     """The test a smaller case must pass to still show the finding."""
-    left = witness.left
     budget = budget or Budget()
 
     def holds(samples: Sequence[shrink.Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
-        mine = _run(left, left.options, samples, metric, timeout)
+        sides = _score_sides(witness, samples, metric, timeout)
+        mine = sides[0]
         if witness.kind in ("crash", "timeout", "invalid-output"):
             return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
                     for r in mine]
-        if witness.right is None:
-            other = _run(left, left.options, samples, metric, timeout, impl=REFERENCE)
-        else:
-            other = _run(witness.right, witness.right.options, samples, metric, timeout)
+        other = sides[1]
         verdicts = []
         for sample, a, b in zip(samples, mine, other, strict=True):
             verdicts.append(_still(metric, witness, sample, a.result, b.result))
@@ -673,10 +689,7 @@ def _still(metric: str, witness: Witness, sample: shrink.Sample,
         return False
     if witness.kind == "agreement":
         assert witness.right is not None
-        tolerance = Tolerance(
-            max(witness.left.tolerance.absolute, witness.right.tolerance.absolute),
-            max(witness.left.tolerance.relative, witness.right.tolerance.relative),
-        )
+        tolerance = _pair_tolerance(witness.left, witness.right)
         if not headlines_differ(a, b, tolerance):
             return False
         if witness.reproduce is None:  # unexplained: keep at least where it shows
@@ -746,7 +759,8 @@ def minimise_finding(
     """The finding shown with the smallest example that still has its cause: a
     generated case is first shrunk by Hypothesis within its class, then every case
     by greedy reduction."""
-    start: shrink.Sample = (finding.example.hyps, finding.example.refs)
+    original: shrink.Sample = (finding.example.hyps, finding.example.refs)
+    start = original
     if shrink.size(start) <= SMALL_ENOUGH:
         return finding
     holds = holds_for(metric, witness, timeout, budget)
@@ -756,19 +770,31 @@ def minimise_finding(
         if found is not None and shrink.size(found) < shrink.size(start):
             start = found
     smallest = shrink.minimise(start, holds)
-    if smallest == start:
+    if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
-    mine = _run(witness.left, witness.left.options, [smallest], metric, timeout)[0]
-    if witness.right is None and witness.kind == "conformance":
-        other = _run(witness.left, witness.left.options, [smallest], metric, timeout,
-                     impl=REFERENCE)[0]
-    elif witness.right is not None:
-        other = _run(witness.right, witness.right.options, [smallest], metric, timeout)[0]
-    else:
-        other = mine
+    sides = [results[0] for results in _score_sides(witness, [smallest], metric, timeout)]
+    mine, other = sides[0], sides[-1]
     example = Example(
         f"{finding.example.case_id}~min", hyps, refs, mine.result,
         other.result if witness.kind != "crash" else None, mine.error,
     )
-    return attrs.evolve(finding, example=example)
+    # The group's first difference was that of its smallest case before shrinking;
+    # shown next to the minimal example it must describe that example instead.
+    difference = finding.first_difference
+    if witness.kind in ("conformance", "agreement") and example.result_a is not None \
+            and example.result_b is not None:
+        now = first_difference(example.result_a, example.result_b,
+                               _pair_tolerance(witness.left, witness.right))
+        difference = "" if now is None else str(now)
+    return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def _pair_tolerance(left: Participant, right: Participant | None) -> Tolerance:
+    """The tolerance two sides are compared within: a participant's own against
+    the reference configured as it (``right`` None), the larger of the two's
+    between two participants."""
+    if right is None:
+        return left.tolerance
+    mine, theirs = left.tolerance, right.tolerance
+    return Tolerance(max(mine.absolute, theirs.absolute), max(mine.relative, theirs.relative))

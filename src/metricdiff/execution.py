@@ -84,6 +84,7 @@ from __future__ import annotations
 import atexit
 import contextlib
 import importlib
+import importlib.util
 import math
 import multiprocessing
 import os
@@ -759,13 +760,31 @@ atexit.register(shutdown_workers)
 FORKSERVER_PRELOAD = ["__main__", "metricdiff.execution", "metricdiff.adapters.reference"]
 
 
+def _peer_modules() -> list[str]:
+    """The installed peers' modules (each adapter's ``modules``), for the forkserver
+    to import once: every pool forks fresh workers, and the shrinker starts a pool
+    per judgement, so a worker that had to import NLTK or rouge-score itself
+    would pay for it hundreds of times.  Only installed ones: the forkserver
+    skips a module that raises ImportError, but nothing else."""
+    from metricdiff.adapters import adapter_for_family, adapter_names, families_of
+
+    wanted = [
+        module
+        for name in adapter_names()
+        if not name.startswith(("python:", "cmd:"))
+        for family_name in families_of(name)
+        for module in adapter_for_family(name, family_name).modules
+    ]
+    return [m for m in dict.fromkeys(wanted) if importlib.util.find_spec(m.split(".")[0])]
+
+
 def _context() -> Any:  # a ForkServerContext or SpawnContext (platform-dependent stubs)
     """forkserver (preloaded) where available, else spawn: see the docstring."""
     if "forkserver" in multiprocessing.get_all_start_methods():
         context = multiprocessing.get_context("forkserver")
         # Only read when the server starts (once per process); a server that
         # is already running keeps its preloads.
-        context.set_forkserver_preload(FORKSERVER_PRELOAD)
+        context.set_forkserver_preload([*FORKSERVER_PRELOAD, *_peer_modules()])
         return context
     return multiprocessing.get_context("spawn")
 
