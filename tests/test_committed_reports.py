@@ -1,0 +1,108 @@
+"""The committed ``reports/`` folder: fresh, and naming issue 4's acceptance causes.
+
+``make report`` audits the bundled fixtures plus ``--generate 2000 --seed 0`` with
+every available implementation and writes ``reports/``.  These tests read what is
+committed: they fail when the folder is stale (the code, the fixtures or a peer's
+version changed since it was made: run ``make report``), and they pin that the
+audit reports each known cause of disagreement with a minimal example and the
+right axis.  Every expected axis comes from the peer's documented behaviour (cited
+beside it), not from running the audit.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from metricdiff.reports.freshness import stale_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+REPORTS = ROOT / "reports"
+
+
+def test_committed_reports_are_fresh() -> None:
+    changes = stale_lines(ROOT, REPORTS)
+    assert not changes, "reports/ is stale; run `make report`:\n" + "\n".join(changes)
+
+
+@pytest.fixture(scope="module")
+def findings() -> list[dict[str, Any]]:
+    found: list[dict[str, Any]] = json.loads(
+        (REPORTS / "findings.json").read_text(encoding="utf-8")
+    )
+    return found
+
+
+def with_cause(
+    findings: list[dict[str, Any]], metric: str, axis: str, values: tuple[str, str],
+    impls: set[str] | None = None,
+) -> list[dict[str, Any]]:
+    """The findings on ``metric`` whose cause includes ``axis`` with ``values``
+    (either way round), between ``impls`` if given."""
+    chosen = []
+    for finding in findings:
+        if finding["metric"] != metric or finding["kind"] not in ("agreement", "conformance"):
+            continue
+        axes = finding["axis"].split(",")
+        if axis not in axes:
+            continue
+        position = axes.index(axis)
+        pair = {finding["values"][0].split(",")[position],
+                finding["values"][1].split(",")[position]}
+        if pair != set(values):
+            continue
+        if impls is not None and {finding["impl_a"], finding["impl_b"]} != impls:
+            continue
+        chosen.append(finding)
+    return chosen
+
+
+def shown_minimally(finding: dict[str, Any]) -> bool:
+    """The finding carries an example with both sides' results (or an error)."""
+    example = finding["example"]
+    return "hypothesis" in example and "references" in example and (
+        example["result_a"] is not None or example["error"]
+    )
+
+
+ACCEPTANCE = [
+    # sacrebleu splits punctuation off (13a); the paper's profile splits on spaces.
+    ("bleu", "tokenize", ("none", "13a"), {"reference", "sacrebleu"}),
+    # sacrebleu's --tokenize intl splits off every Unicode punctuation and symbol.
+    ("bleu", "tokenize", ("13a", "intl"), {"sacrebleu", "sacrebleu+intl"}),
+    # NLTK's modified_precision divides by max(1, count) (nltk/translate/bleu_score.py).
+    ("bleu", "empty_order", ("zero", "denominator-one"), None),
+    # sacrebleu returns 0 when no n-gram matches, before smoothing (compute_bleu).
+    ("bleu", "all_zero", ("zero", "smooth"), None),
+    # pycocoevalcap's Rouge: beta = 1.2, best precision and best recall separately.
+    ("rouge-l", "f_measure", ("alpha=0.5", "beta=1.2"), None),
+    ("rouge-l", "multi_ref", ("jackknife", "max-p-max-r"), None),
+    # rouge-score's tokenizer keeps [a-z0-9] runs; non-ASCII text disappears.
+    ("rouge-1", "tokenize", ("none", "rouge-score"), {"reference", "rouge-score"}),
+    # ROUGE-1.5.5 replaces non-[A-Za-z0-9-] bytes with spaces (tokenizeText).
+    ("rouge-1", "tokenize", ("none", "rouge155"), {"reference", "rouge155"}),
+    # rouge-score's score_multi keeps the best-F reference; ROUGE-1.5.5 -f A pools.
+    ("rouge-1", "multi_ref", ("best-f", "pooled"), {"rouge-score", "rouge155"}),
+    # NLTK's Porter (rouge-score's use_stemmer) vs the Perl script's Porter.
+    ("rouge-1", "stemmer", ("porter-nltk", "porter-rouge155-wordnet"),
+     {"rouge-score+stemmed", "rouge155+stemmed"}),
+    # ROUGE-1.5.5 weights ROUGE-W's recall base twice; its SU drops the last unigram.
+    ("rouge-w", "wlcs", ("paper", "rouge155"), None),
+    ("rouge-su", "su_unigrams", ("paper", "rouge155"), None),
+    # pltrdy's rouge counts each distinct n-gram once.
+    ("rouge-1", "counts", ("multiset", "set"), None),
+]
+
+
+@pytest.mark.parametrize(("metric", "axis", "values", "impls"), ACCEPTANCE,
+                         ids=[f"{m}-{a}-{v[1]}" for m, a, v, _ in ACCEPTANCE])
+def test_the_audit_names_the_known_causes(
+    findings: list[dict[str, Any]], metric: str, axis: str, values: tuple[str, str],
+    impls: set[str] | None,
+) -> None:
+    chosen = with_cause(findings, metric, axis, values, impls)
+    assert chosen, f"no {metric} finding on {axis}: {values[0]} vs {values[1]}"
+    assert any(shown_minimally(finding) for finding in chosen)
