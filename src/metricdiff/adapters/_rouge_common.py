@@ -21,7 +21,6 @@ Conventions every ROUGE adapter follows:
 
 from __future__ import annotations
 
-import importlib
 import math
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -31,7 +30,7 @@ from typing import Any, ClassVar
 import attrs
 
 from metricdiff.adapters import _isolated
-from metricdiff.adapters.base import Adapter, References, UnsupportedOption
+from metricdiff.adapters.base import ANY, Adapter, References, UnsupportedOption
 from metricdiff.conventions.rouge import RougeOptions
 from metricdiff.metrics import family, with_variant
 from metricdiff.results import RougeResult
@@ -194,6 +193,15 @@ def punkt_refusal(name: str, what: str) -> UnsupportedOption:
     )
 
 
+#: The text-processing axes metricdiff applies before handing text to a peer that
+#: scores pre-tokenized text: every such peer can take any value on them.
+PREPROCESSING_SETTABLE: Mapping[str, Collection[str] | None] = {
+    axis: ANY
+    for axis in ("tokenize", "lowercase", "lowercase_stage", "stopwords", "stemmer",
+                 "stem_min_length")
+}
+
+
 class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
     """A peer's ROUGE: the declared profile is the paper's (RougeOptions'
     defaults) with the departures in ``profile``; ``variant`` and ``n`` come from
@@ -241,8 +249,8 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
 class IsolatedPeerAdapter(PeerRougeAdapter):
     """A ROUGE peer loaded by ``_isolated`` (see that module)."""
 
-    #: The main-environment modules the peer imports.
-    dependencies: ClassVar[tuple[str, ...]] = ()
+    # ``modules`` (checked by ``Adapter.unavailable_reason``) are the peer's imports
+    # from the main environment; the peer itself is loaded by ``_isolated``.
     install_hint = f"{_isolated.INSTALL_COMMAND} (and pip install 'metricdiff[rouge]')"
 
     def package_version(self) -> str:
@@ -271,14 +279,9 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         return signature(metric, f"{self.name}-{self.package_version()}", options)
 
     def unavailable_reason(self) -> str | None:
-        for module in self.dependencies:
-            try:
-                importlib.import_module(module)
-            except Exception as error:  # any import failure makes the peer unusable
-                return (
-                    f"{self.name}: cannot import {module} ({error}); "
-                    f"install: {self.install_hint}"
-                )
+        missing = super().unavailable_reason()
+        if missing is not None:
+            return missing
         try:
             _isolated.load(self.name)
         except _isolated.PeerNotInstalled as error:

@@ -102,7 +102,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
 
     name = "py-rouge"
     distribution = "py-rouge"
-    dependencies = ("nltk",)
+    modules = ("nltk",)
     metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w")
     # The departures from Lin 2004's profile (RougeOptions' defaults); every
     # axis not named here is at the paper's value.

@@ -78,6 +78,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.adapters._rouge_common import (
+    PREPROCESSING_SETTABLE,
     PeerRougeAdapter,
     lines,
     result,
@@ -248,12 +249,7 @@ class PycocoevalcapRougeAdapter(PeerRougeAdapter):
         "report": "f",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "stopwords": ANY,
-        "stemmer": ANY,
-        "stem_min_length": ANY,
+        **PREPROCESSING_SETTABLE,
         "report": ANY,
     }
 

@@ -51,6 +51,7 @@ from typing import Any, ClassVar
 
 from metricdiff.adapters._rouge_common import (
     ANY_ALPHA,
+    PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
     PeerRougeAdapter,
     alpha_of,
@@ -109,12 +110,7 @@ class RougeMetricPyAdapter(PeerRougeAdapter):
         "su_unigrams": "rouge155",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "stopwords": ANY,
-        "stemmer": ANY,
-        "stem_min_length": ANY,
+        **PREPROCESSING_SETTABLE,
         "sentence_split": ("newline", "none", "period", "punkt"),
         "multi_ref": tuple(_MULTI_REF_MODES),
         "f_measure": ANY_ALPHA,

@@ -62,7 +62,7 @@ class RougePltrdyAdapter(IsolatedPeerAdapter):
         relative=1e-7, reason="its F is 2PR / (P + R + 1e-8), a hair below F1"
     )
     distribution = "rouge"
-    dependencies = ("six",)
+    modules = ("six",)
     metrics = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l", "rouge-lsum")
     # The departures from Lin 2004's profile (RougeOptions' defaults); every
     # axis not named here is at the paper's value.

@@ -51,6 +51,7 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.adapters._rouge_common import (
+    PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
     PeerRougeAdapter,
     macro,
@@ -126,12 +127,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
         "report": "f",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "stopwords": ANY,
-        "stemmer": ANY,
-        "stem_min_length": ANY,
+        **PREPROCESSING_SETTABLE,
         "sentence_split": ("newline", "punkt"),
         "report": ANY,
         "corpus_average": ("macro", "bootstrap-median"),

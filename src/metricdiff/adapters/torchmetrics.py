@@ -39,6 +39,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.adapters._rouge_common import (
+    PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
     PeerRougeAdapter,
     punkt_available,
@@ -74,12 +75,7 @@ class TorchmetricsRougeAdapter(PeerRougeAdapter):
         **RougeScoreAdapter.profile, "sentence_split": "punkt"
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "stopwords": ANY,
-        "stemmer": ANY,
-        "stem_min_length": ANY,
+        **PREPROCESSING_SETTABLE,
         "multi_ref": tuple(_ACCUMULATE),
         "report": ANY,
     }
