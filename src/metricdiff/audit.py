@@ -28,7 +28,7 @@ from metricdiff.adapters.base import Tolerance
 from metricdiff.compare import first_difference, headline_delta, headlines_differ
 from metricdiff.conventions import profile_of, with_overrides
 from metricdiff.execution import CaseResult, Executor, Job, run_jobs
-from metricdiff.explain import Explanation, Reproducer, explain
+from metricdiff.explain import Explanation, Reproducer, changed, explain
 from metricdiff.findings import Example, Finding, sort_findings
 from metricdiff.infer import Inference, infer
 from metricdiff.journal import Journal, ProgressLine, job_case_key
@@ -417,7 +417,7 @@ def _cause(
     differing = [(axis, b[axis]) for axis in a if a[axis] != b[axis] and axis != "n"]
     reproducer = Reproducer(metric, [case.sample], [target], tolerance)
     for changes in tried:  # causes seen before on this pair usually hold again
-        seen = _try_overrides(left, changes)
+        seen = changed(left, changes)
         if seen is not None and reproducer.reproduces(seen):
             return _named(a, changes)
     explanation = explain(metric, left, [case.sample], [target], tolerance, differing)
@@ -434,19 +434,12 @@ def _cause(
         return "unexplained", ("", "")
     for change in list(needed):
         fewer = [c for c in needed if c != change]
-        candidate = _try_overrides(left, fewer)
+        candidate = changed(left, fewer)
         if candidate is not None and reproducer.reproduces(candidate):
             needed = fewer
     found = tuple(needed)
     tried.append(found)
     return _named(a, found)
-
-
-def _try_overrides(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
-    try:
-        return with_overrides(options, dict(changes))
-    except Exception:  # an inconsistent combination: not a candidate
-        return None
 
 
 def _named(

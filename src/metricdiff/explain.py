@@ -109,12 +109,14 @@ def single_changes(options: Options) -> list[tuple[str, str]]:
     ]
 
 
-def _changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
+def changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
+    """``options`` with ``changes`` applied, or None where the combination is not a
+    configuration (a value the axis refuses, axes that contradict each other)."""
     from metricdiff.conventions import with_overrides
 
     try:
         return with_overrides(options, dict(changes))
-    except (ConventionError, ValueError):
+    except (ConventionError, ValueError, TypeError):
         return None
 
 
@@ -173,13 +175,13 @@ def search(
 ) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
     """Configurations one change away from ``base`` that reproduce, then two."""
     for change in changes:
-        options = _changed(base, [change])
+        options = changed(base, [change])
         if options is not None and reproduces(options):
             yield (change,), options
     for first, second in itertools.combinations(changes, 2):
         if first[0] == second[0]:
             continue
-        options = _changed(base, [first, second])
+        options = changed(base, [first, second])
         if options is not None and reproduces(options):
             yield (first, second), options
 

@@ -23,7 +23,7 @@ import attrs
 from metricdiff.adapters.base import Tolerance
 from metricdiff.compare import first_difference, stages
 from metricdiff.conventions import profile_of
-from metricdiff.explain import Reproducer, Sample, _changed, explain, single_changes
+from metricdiff.explain import Reproducer, Sample, changed, explain, single_changes
 from metricdiff.metrics import Options, Result
 from metricdiff.wording import plural
 
@@ -114,7 +114,7 @@ def _closer(reproducer: Reproducer, options: Options) -> Options | None:
     """The one change that brings the reference closest, if any brings it closer."""
     best, best_score = None, _closeness(reproducer, options)
     for change in single_changes(options):
-        candidate = _changed(options, [change])
+        candidate = changed(options, [change])
         if candidate is None:
             continue
         score = _closeness(reproducer, candidate)
@@ -127,7 +127,7 @@ def _loose(reproducer: Reproducer, options: Options) -> tuple[tuple[str, tuple[s
     """Each axis with the other values under which every case is reproduced too."""
     others: dict[str, list[str]] = {}
     for axis, value in single_changes(options):
-        candidate = _changed(options, [(axis, value)])
+        candidate = changed(options, [(axis, value)])
         if candidate is not None and reproducer.reproduces(candidate):
             others.setdefault(axis, []).append(value)
     return tuple((axis, tuple(values)) for axis, values in others.items())
