@@ -18,11 +18,11 @@ from typing import Any
 
 from tabulate import tabulate
 
-from metricdiff import audit as audit_module
-from metricdiff import explain as explain_module
-from metricdiff.adapters import adapter_names
-from metricdiff.audit_inputs import generated_cases
-from metricdiff.findings import by_cause
+from metricdiff.audit import metric as audit_module
+from metricdiff.audit.cases import generated_cases
+from metricdiff.findings import explain as explain_module
+from metricdiff.findings.finding import by_cause
+from metricdiff.implementations import adapter_names
 
 PERL = "rouge155"
 

@@ -8,8 +8,8 @@
 #   scripts/install-isolated-peers.sh py-rouge   # one of them
 #
 # Where: $METRICDIFF_PEERS_DIR, else <venv>/metricdiff-peers (see
-# src/metricdiff/adapters/_isolated.py).  PYTHON selects the interpreter of the
+# src/metricdiff/implementations/peers/_isolated.py).  PYTHON selects the interpreter of the
 # environment metricdiff is installed in (default: .venv/bin/python).
 set -eu
 PYTHON="${PYTHON:-.venv/bin/python}"
-exec "$PYTHON" -m metricdiff.adapters._isolated install "$@"
+exec "$PYTHON" -m metricdiff.implementations.peers._isolated install "$@"

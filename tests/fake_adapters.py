@@ -19,10 +19,10 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar
 
-from metricdiff.adapters.base import ANY, Adapter, References
-from metricdiff.conventions import RougeOptions
-from metricdiff.metrics import with_variant
-from metricdiff.results import RougeResult
+from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.profiles import RougeOptions
+from metricdiff.profiles.metrics import with_variant
+from metricdiff.statistics import RougeResult
 
 #: marker -> what the adapter does; "FINE" cases are scored normally.
 MARKERS = {

@@ -20,10 +20,10 @@ from collections.abc import Sequence
 import pytest
 
 from known_findings import FINDING_INPUTS, KNOWN_FINDINGS
-from metricdiff.adapters import get_adapter
-from metricdiff.conventions import AXES
-from metricdiff.results import BleuResult
-from metricdiff.tokenizers import get_tokenizer
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.profiles import AXES
+from metricdiff.statistics import BleuResult
 
 Refs = list[list[str | None]]
 

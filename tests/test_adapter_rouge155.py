@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.adapters import UnsupportedOption, get_adapter, rouge155
-from metricdiff.adapters.rouge155 import CaseFailure, Rouge155Adapter, Rouge155Error
-from metricdiff.conventions import RougeOptions
-from metricdiff.results import RougeResult
+from metricdiff.implementations import UnsupportedOption, get_adapter
+from metricdiff.implementations.peers import rouge155
+from metricdiff.implementations.peers.rouge155 import CaseFailure, Rouge155Adapter, Rouge155Error
+from metricdiff.profiles import RougeOptions
+from metricdiff.statistics import RougeResult
 
 UNAVAILABLE = Rouge155Adapter().unavailable_reason()
 needs_perl = pytest.mark.skipif(

@@ -17,9 +17,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from metricdiff.adapters import UnsupportedOption, adapter_names, get_adapter
-from metricdiff.conventions import AXES, BleuOptions
-from metricdiff.tokenizers import get_tokenizer
+from metricdiff.implementations import UnsupportedOption, adapter_names, get_adapter
+from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.profiles import AXES, BleuOptions
 
 # Small corpora: (hypotheses, per-segment references).  Texts are whitespace
 # tokenized already, so that tokenize=none means the same thing everywhere.
@@ -662,7 +662,7 @@ def test_pycocoevalcap_prints_nothing(coco, capsys):
 
 def test_pycocoevalcap_segment_without_reference(coco):
     bleu, _ = coco
-    from metricdiff.adapters.pycocoevalcap import MissingReferenceError
+    from metricdiff.implementations.peers.pycocoevalcap import MissingReferenceError
 
     # The library itself asserts.
     with pytest.raises(AssertionError):

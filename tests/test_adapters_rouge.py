@@ -21,15 +21,15 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.adapters import (
+from metricdiff.implementations import (
     UnsupportedOption,
-    _isolated,
     adapter_names,
     families_of,
     get_adapter,
 )
-from metricdiff.adapters._rouge_common import punkt_available, usable_references
-from metricdiff.conventions import AXES
+from metricdiff.implementations.peers import _isolated
+from metricdiff.implementations.peers._rouge_common import punkt_available, usable_references
+from metricdiff.profiles import AXES
 
 Refs = list[list[str | None]]
 
@@ -267,7 +267,7 @@ def test_rouge_score_best_f_is_per_type_and_first_on_ties(rouge_scorer):
 ])
 @pytest.mark.parametrize("metric", ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum"])
 def test_rouge_score_tokenizer_hook(rouge_scorer, overrides, metric):
-    from metricdiff.adapters._rouge_common import text_pipeline
+    from metricdiff.implementations.peers._rouge_common import text_pipeline
 
     adapter = get_adapter("rouge-score", metric)
     try:
@@ -413,7 +413,7 @@ def test_pycocoevalcap_splits_on_single_spaces(coco_rouge):
     {"tokenize": "13a", "lowercase": "unicode"},
 ])
 def test_pycocoevalcap_pretokenized(coco_rouge, overrides):
-    from metricdiff.tokenizers import preprocess
+    from metricdiff.implementations.text.tokenizers import preprocess
 
     adapter = get_adapter("pycocoevalcap", "rouge-l")
     options = adapter.options("rouge-l", overrides)
@@ -515,7 +515,7 @@ def test_rouge_metric_rouge_l_is_summary_level(py_rouge_module):
 
 
 def test_rouge_metric_tokenizer_hook(py_rouge_module):
-    from metricdiff.adapters._rouge_common import text_pipeline
+    from metricdiff.implementations.peers._rouge_common import text_pipeline
 
     adapter = get_adapter("rouge-metric-py", "rouge-2")
     options = adapter.options("rouge-2", {"tokenize": "rouge-score", "stemmer": "porter-nltk"})
@@ -596,7 +596,8 @@ def test_peers_dir_is_configurable(monkeypatch, tmp_path):
 def test_isolated_module_cli_and_script(root):
     script = root / "scripts" / "install-isolated-peers.sh"
     assert script.is_file() and os.access(script, os.X_OK)
-    where = subprocess.run([sys.executable, "-m", "metricdiff.adapters._isolated", "where"],
+    module = "metricdiff.implementations.peers._isolated"
+    where = subprocess.run([sys.executable, "-m", module, "where"],
                            capture_output=True, text=True, check=True)
     assert where.stdout.strip() == str(_isolated.peers_dir())
 
@@ -694,8 +695,8 @@ def pyrouge():
 
 def pyrouge_direct(peer, metric, options, hyps, refs, per_segment):
     """py-rouge called directly, the tokenize_text substitute applied when punkt
-    is missing exactly as the adapter applies it (see adapters/py_rouge.py)."""
-    from metricdiff.adapters.py_rouge import _tokenize_without_punkt
+    is missing exactly as the adapter applies it (see implementations/peers/py_rouge.py)."""
+    from metricdiff.implementations.peers.py_rouge import _tokenize_without_punkt
 
     rouge_class = peer.module.Rouge
     if not punkt_available():
@@ -774,7 +775,7 @@ def test_py_rouge_quirks(pyrouge):
 
 def test_py_rouge_tokenize_substitute_is_exact():
     nltk = pytest.importorskip("nltk")
-    from metricdiff.adapters.py_rouge import _tokenize_without_punkt
+    from metricdiff.implementations.peers.py_rouge import _tokenize_without_punkt
 
     if not punkt_available():
         pytest.skip("NLTK's punkt model is not installed: nothing to compare with")

@@ -23,16 +23,16 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit
-from metricdiff import adapters
-from metricdiff.adapters.base import References
-from metricdiff.adapters.reference import ReferenceBleuAdapter
+import metricdiff.audit.metric
+import metricdiff.implementations as adapters
+from metricdiff.cases.fixtures import load_file
 from metricdiff.cli import main
-from metricdiff.conventions import BleuOptions
-from metricdiff.execution import Job
-from metricdiff.fixtures import load_file
-from metricdiff.results import BleuResult
-from metricdiff.runner import MATCHES, run_expectation
+from metricdiff.comparison.expectations import MATCHES, run_expectation
+from metricdiff.implementations.base import References
+from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.profiles import BleuOptions
+from metricdiff.scoring.execution import Job
+from metricdiff.statistics import BleuResult
 
 HYPS = ["the cat sat on the mat.", "a dog, ran in the park"]
 REFS = ["the cat sat on the mat", "a dog ran in the park"]
@@ -190,17 +190,17 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register ``crashy`` for BLEU.
 
     In this process the registry entry does it (``get_adapter`` imports
-    ``metricdiff.adapters.<module>``, so this module is aliased there).  Workers
-    are forked from a forkserver that imported ``metricdiff.adapters`` itself,
+    ``metricdiff.implementations.<module>``, so this module is aliased there).  Workers
+    are forked from a forkserver that imported ``metricdiff.implementations`` itself,
     so a monkeypatched registry never reaches them; they build the adapter from
     ``Job.adapter_path`` instead, which names this module (importable there:
     the parent's ``sys.path``, with ``tests/``, is sent with every chunk).  The
-    audit makes its jobs with ``metricdiff.audit.Job``, patched here to set it.
+    audit makes its jobs with ``metricdiff.audit.metric.Job``, patched here to set it.
     """
     import sys
 
     module = sys.modules[CrashingBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.adapters._test_crashy", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_crashy", module)
     monkeypatch.setitem(adapters._REGISTRY, "crashy",
                         {"bleu": "_test_crashy:CrashingBleuAdapter"})
 
@@ -209,7 +209,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
             kwargs["adapter_path"] = CRASHY
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit, "Job", job)
+    monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
 
 
 @pytest.mark.usefixtures("crashy")
@@ -336,9 +336,9 @@ def test_first_difference_describes_the_minimal_example(
     README once showed as ``sys_len: 6 vs 7`` beside a 3-token example)."""
     pytest.importorskip("sacrebleu")
     pytest.importorskip("nltk")
-    from metricdiff.adapters.base import Tolerance
-    from metricdiff.compare import first_difference
-    from metricdiff.journal import result_from_json
+    from metricdiff.audit.journal import result_from_json
+    from metricdiff.comparison.stages import first_difference
+    from metricdiff.implementations.base import Tolerance
 
     out = tmp_path / "out"
     status, _, err = audit(

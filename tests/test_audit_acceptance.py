@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.adapters import get_adapter
-from metricdiff.audit import AuditCase, audit_metric
+from metricdiff.audit.metric import AuditCase, audit_metric
+from metricdiff.implementations import get_adapter
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 

@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit
-from metricdiff import adapters
-from metricdiff.adapters.base import References
-from metricdiff.adapters.reference import ReferenceBleuAdapter
+import metricdiff.audit.metric
+import metricdiff.implementations as adapters
+from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
 from metricdiff.cli import main
-from metricdiff.conventions import BleuOptions
-from metricdiff.execution import CaseResult, Job, run_jobs
-from metricdiff.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
-from metricdiff.results import BleuResult, RougeResult
+from metricdiff.implementations.base import References
+from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.profiles import BleuOptions
+from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.statistics import BleuResult, RougeResult
 
 HYPS = ["the cat sat on the mat.", "a dog, ran in the park", "hello world , again",
         "it is what it is", "no match here at all"]
@@ -110,9 +110,9 @@ def test_resume_needs_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_a_broken_journal_is_read_as_far_as_it_is_whole(tmp_path: Path) -> None:
     path = tmp_path / JOURNAL_NAME
-    job = Job("reference", "rouge-1", metricdiff.audit.get_adapter(
+    job = Job("reference", "rouge-1", metricdiff.audit.metric.get_adapter(
         "reference", "rouge-1").options("rouge-1", {}), [(("a b",), (("a c",),))])
-    from metricdiff.journal import job_case_key
+    from metricdiff.audit.journal import job_case_key
 
     key = job_case_key(job, job.cases[0])
     journal = Journal(path)
@@ -167,7 +167,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     import sys
 
     module = sys.modules[CountingBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.adapters._test_counting", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_counting", module)
     monkeypatch.setitem(adapters._REGISTRY, "counting",
                         {"bleu": "_test_counting:CountingBleuAdapter"})
 
@@ -176,7 +176,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
             kwargs["adapter_path"] = COUNTING
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit, "Job", job)
+    monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
     calls = tmp_path / "calls.txt"
     monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
     return calls
@@ -226,7 +226,7 @@ def test_resumed_cases_are_not_scored_again(
 
 @pytest.mark.parametrize(("workers", "timeout"), [(1, None), (2, 20.0)])
 def test_on_result_reports_every_case_once(workers: int, timeout: float | None) -> None:
-    from metricdiff.adapters import get_adapter
+    from metricdiff.implementations import get_adapter
 
     options = get_adapter("reference", "rouge-1").options("rouge-1", {})
     words = ["FINE a", "RAISE b", "FINE c d", "NAN e", "FINE f", "FINE g h", "FINE i"]

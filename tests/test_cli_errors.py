@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit
-import metricdiff.journal
-import metricdiff.runner
-from metricdiff import adapters
-from metricdiff.adapters.reference import ReferenceBleuAdapter
+import metricdiff.audit.journal
+import metricdiff.audit.metric
+import metricdiff.comparison.expectations
+import metricdiff.implementations as adapters
 from metricdiff.cli import EXIT_INTERRUPTED, main
-from metricdiff.wording import plural
+from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.reports.wording import plural
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,8 +58,8 @@ def no_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("scored before refusing")
 
-    monkeypatch.setattr(metricdiff.audit, "audit_metric", never)
-    monkeypatch.setattr(metricdiff.runner, "run_cases", never)
+    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", never)
+    monkeypatch.setattr(metricdiff.comparison.expectations, "run_cases", never)
 
 
 class GhostBleuAdapter(ReferenceBleuAdapter):
@@ -75,7 +75,7 @@ class GhostBleuAdapter(ReferenceBleuAdapter):
 def ghost(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register ``ghost`` for BLEU (as ``test_audit.py`` registers ``crashy``)."""
     module = sys.modules[GhostBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.adapters._test_ghost", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_ghost", module)
     monkeypatch.setitem(adapters._REGISTRY, "ghost", {"bleu": "_test_ghost:GhostBleuAdapter"})
 
 
@@ -99,7 +99,7 @@ def test_an_unknown_implementation_is_an_error(
 def test_a_metric_nobody_computes_is_an_error_when_it_is_the_only_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # torchmetrics has ROUGE only (adapters/__init__.py's registry), installed or not.
+    # torchmetrics has ROUGE only (implementations/__init__.py's registry), installed or not.
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "torchmetrics",
                          *inputs(tmp_path))
     assert status == 2
@@ -225,11 +225,11 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     status, _, err = run(capsys, *argv, "--out", tmp_path / "whole")
     assert status == 0, err
 
-    real = metricdiff.audit.audit_metric
+    real = metricdiff.audit.metric.audit_metric
     closed: list[Path] = []
-    real_close = metricdiff.journal.Journal.close
+    real_close = metricdiff.audit.journal.Journal.close
 
-    def close(journal: metricdiff.journal.Journal) -> None:
+    def close(journal: metricdiff.audit.journal.Journal) -> None:
         closed.append(journal.path)
         real_close(journal)
 
@@ -238,8 +238,8 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
             raise KeyboardInterrupt
         return real(metric, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit, "audit_metric", interrupted)
-    monkeypatch.setattr(metricdiff.journal.Journal, "close", close)
+    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.journal.Journal, "close", close)
     out = tmp_path / "cut"
     status, stdout, err = run(capsys, *argv, "--out", out)
     assert status == EXIT_INTERRUPTED
@@ -252,7 +252,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     about = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert [m["metric"] for m in about["metrics"]] == ["bleu"]
 
-    monkeypatch.setattr(metricdiff.audit, "audit_metric", real)
+    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", real)
     status, _, err = run(capsys, *argv, "--out", out, "--resume")
     assert status == 0, err
     assert (out / "findings.json").read_bytes() == (tmp_path / "whole" / "findings.json"
@@ -271,7 +271,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     status, out, err = run(capsys, "score", *inputs(tmp_path))
     assert (status, out, err) == (EXIT_INTERRUPTED, "", "metricdiff: interrupted\n")
     # Without --out there is nothing to resume from: no hint.
-    monkeypatch.setattr(metricdiff.audit, "audit_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", interrupted)
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                          *inputs(tmp_path))
     assert (status, err.splitlines()[-1]) == (EXIT_INTERRUPTED, "metricdiff: interrupted")

@@ -1,4 +1,4 @@
-"""Comparing two results stage by stage (``metricdiff.compare``).
+"""Comparing two results stage by stage (``metricdiff.comparison.stages``).
 
 Every expected value below is written down by hand from the results built in the
 test: the stage order is the order in which BLEU and ROUGE produce their
@@ -12,14 +12,14 @@ import math
 
 import pytest
 
-from metricdiff.adapters.base import Tolerance
-from metricdiff.compare import (
+from metricdiff.comparison.stages import (
     Difference,
     first_difference,
     headline_delta,
     headlines_differ,
 )
-from metricdiff.results import BleuResult, RougeResult
+from metricdiff.implementations.base import Tolerance
+from metricdiff.statistics import BleuResult, RougeResult
 
 EXACT = Tolerance()
 NAN = math.nan

@@ -21,10 +21,12 @@ import pytest
 
 import fake_adapters
 from fake_adapters import MARKERS, expected
-from metricdiff.adapters import get_adapter, rouge155
-from metricdiff.adapters.rouge155 import Rouge155Adapter
-from metricdiff.conventions import BleuOptions, RougeOptions
-from metricdiff.execution import (
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.peers import rouge155
+from metricdiff.implementations.peers.rouge155 import Rouge155Adapter
+from metricdiff.profiles import BleuOptions, RougeOptions
+from metricdiff.profiles.metrics import with_variant
+from metricdiff.scoring.execution import (
     CRASH,
     INVALID,
     MAX_ERROR,
@@ -37,8 +39,7 @@ from metricdiff.execution import (
     shutdown_workers,
     validate,
 )
-from metricdiff.metrics import with_variant
-from metricdiff.results import BleuResult, RougeResult
+from metricdiff.statistics import BleuResult, RougeResult
 
 ROUGE1 = with_variant(RougeOptions(), "rouge-1")
 

@@ -19,11 +19,11 @@ import pytest
 
 import metricdiff
 from fake_adapters import MARKERS
-from metricdiff.adapters import AdapterUnavailable
 from metricdiff.cli import main
-from metricdiff.execution import CaseResult, Job, run_jobs
-from metricdiff.executors import RAY_INSTALL, RayExecutor, open_executor
-from metricdiff.results import RougeResult
+from metricdiff.implementations import AdapterUnavailable
+from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.executors import RAY_INSTALL, RayExecutor, open_executor
+from metricdiff.statistics import RougeResult
 from test_execution import ROUGE1, check, fake_job, fine
 
 

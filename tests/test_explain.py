@@ -1,4 +1,4 @@
-"""The explainer (``metricdiff.explain``): which convention makes the reference
+"""The explainer (``metricdiff.findings.explain``): which convention makes the reference
 reproduce an implementation.
 
 Each test starts from a profile that is wrong on known axes and asks the
@@ -19,18 +19,18 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.adapters import get_adapter
-from metricdiff.adapters.base import Tolerance
-from metricdiff.conventions import AXES, BleuOptions, profile_of, with_overrides
-from metricdiff.explain import (
+from metricdiff.findings.explain import (
     FIXED_AXES,
     Reproducer,
     candidate_values,
     explain,
     single_changes,
 )
-from metricdiff.metrics import paper_options
-from metricdiff.results import BleuResult
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles import AXES, BleuOptions, profile_of, with_overrides
+from metricdiff.profiles.metrics import paper_options
+from metricdiff.statistics import BleuResult
 
 CAT = (["the cat sat on the mat"], [["the cat is on the mat"]])
 
@@ -202,7 +202,7 @@ def test_variant_candidates_only_swap_l_and_lsum() -> None:
 def test_mecab_tokenizers_are_proposed_only_when_they_load(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import metricdiff.tokenizers as tokenizers
+    import metricdiff.implementations.text.tokenizers as tokenizers
 
     real = tokenizers.get_tokenizer
 

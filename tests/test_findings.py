@@ -1,4 +1,4 @@
-"""Findings (``metricdiff.findings``): the public JSON keys, grouping by cause and
+"""Findings (``metricdiff.findings.finding``): the public JSON keys, grouping by cause and
 a deterministic order.
 
 The public keys are the ones ``findings.py``'s docstring promises (reports and
@@ -11,8 +11,8 @@ from __future__ import annotations
 import itertools
 import json
 
-from metricdiff.findings import KINDS, Example, Finding, by_cause, cause_of, sort_findings
-from metricdiff.results import BleuResult, RougeResult
+from metricdiff.findings.finding import KINDS, Example, Finding, by_cause, cause_of, sort_findings
+from metricdiff.statistics import BleuResult, RougeResult
 
 PUBLIC_KEYS = {
     "metric", "impl_a", "impl_b", "kind", "axis", "values", "first_difference", "count",

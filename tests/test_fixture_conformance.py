@@ -10,15 +10,15 @@ from pathlib import Path
 import pytest
 
 from known_findings import FIXTURE_FINDINGS
-from metricdiff.adapters import (
+from metricdiff.cases.fixtures import Expectation, load_all
+from metricdiff.comparison.expectations import mismatches
+from metricdiff.implementations import (
     UnsupportedOption,
     adapter_for_family,
     adapter_names,
     families_of,
     get_adapter,
 )
-from metricdiff.fixtures import Expectation, load_all
-from metricdiff.runner import mismatches
 
 ROOT = Path(__file__).resolve().parents[1]
 # fixtures/found/ holds disagreements the audit found and explained: peers part from

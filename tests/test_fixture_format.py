@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.fixtures import FixtureError, load_all, load_file
+from metricdiff.cases.fixtures import FixtureError, load_all, load_file
 
 GOOD = '''format = 1
 

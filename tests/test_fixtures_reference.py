@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.adapters import get_adapter
-from metricdiff.fixtures import Case, load_all, load_spec_examples
-from metricdiff.runner import MATCHES, PASS, REFUSED, run_expectation
+from metricdiff.cases.fixtures import Case, load_all, load_spec_examples
+from metricdiff.comparison.expectations import MATCHES, PASS, REFUSED, run_expectation
+from metricdiff.implementations import get_adapter
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_CASES = load_all(ROOT / "fixtures")

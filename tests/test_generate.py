@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from metricdiff import fixtures
-from metricdiff.generate import (
+from metricdiff.cases import fixtures
+from metricdiff.cases.generate import (
     CLASS_NAMES,
     CLASSES,
     FAMILIES,
@@ -72,7 +72,7 @@ def test_same_seed_same_cases(family):
 def test_same_cases_in_another_process(family):
     code = (
         "import json, attrs\n"
-        "from metricdiff.generate import generate_cases\n"
+        "from metricdiff.cases.generate import generate_cases\n"
         f"cases = generate_cases({family!r}, 200, 7)\n"
         "print(json.dumps([attrs.asdict(c) for c in cases], ensure_ascii=True))\n"
     )

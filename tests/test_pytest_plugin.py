@@ -59,7 +59,7 @@ def project(pytester):
 
 def test_the_plugin_is_registered_through_pytest11():
     points = importlib.metadata.entry_points(group="pytest11")
-    assert [p.value for p in points if p.name == "metricdiff"] == ["metricdiff.pytest_plugin"]
+    assert [p.value for p in points if p.name == "metricdiff"] == ["metricdiff.locks.pytest_plugin"]
 
 
 def test_verify_item_passes_then_fails_on_drift(pytester, project):
@@ -166,8 +166,8 @@ def test_a_run_without_the_plugins_options_is_untouched(pytester):
 import sys
 
 def test_lazy():
-    assert "metricdiff.pytest_plugin" in sys.modules
-    assert not {"metricdiff.snapshot", "metricdiff.adapters"} & set(sys.modules)
+    assert "metricdiff.locks.pytest_plugin" in sys.modules
+    assert not {"metricdiff.locks.snapshot", "metricdiff.adapters"} & set(sys.modules)
 """)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)

@@ -7,15 +7,15 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.conventions import BleuOptions
-from metricdiff.reference.bleu import (
+from metricdiff.implementations.reference.bleu import (
     bleu_from_statistics,
     corpus_bleu,
     segment_tokens,
     sentence_bleu,
     text_statistics,
 )
-from metricdiff.results import BleuStats
+from metricdiff.profiles import BleuOptions
+from metricdiff.statistics import BleuStats
 
 # A small vocabulary makes matches, repeats and ties common.
 words = st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "dog", ".", ","])

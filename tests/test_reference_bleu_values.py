@@ -11,8 +11,12 @@ import sys
 
 import pytest
 
-from metricdiff.conventions import BleuOptions
-from metricdiff.reference.bleu import brevity_penalty, effective_ref_length, sentence_bleu
+from metricdiff.implementations.reference.bleu import (
+    brevity_penalty,
+    effective_ref_length,
+    sentence_bleu,
+)
+from metricdiff.profiles import BleuOptions
 
 HYP = "a b c d e"  # 5 tokens: 5 unigrams, 4 bigrams, 3 trigrams, 2 4-grams
 REF = "a b c x y z"  # 6 tokens; matches: 3 unigrams (a b c), 2 bigrams (a b, b c),

@@ -13,9 +13,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from metricdiff.conventions.rouge import RougeOptions
-from metricdiff.reference import lcs
-from metricdiff.reference.rouge import (
+from metricdiff.implementations.reference import lcs
+from metricdiff.implementations.reference.rouge import (
     EmptyInputError,
     corpus_rouge,
     f_score,
@@ -23,7 +22,8 @@ from metricdiff.reference.rouge import (
     sentence_rouge,
     truncate_bytes,
 )
-from metricdiff.results import RougeResult
+from metricdiff.profiles.rouge import RougeOptions
+from metricdiff.statistics import RougeResult
 
 # Lin 2004 §3.1 and §5: S1 is the reference throughout.
 S1 = "police killed the gunman"

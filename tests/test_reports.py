@@ -27,16 +27,16 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.adapters.base import Tolerance
 from metricdiff.cli import main
-from metricdiff.conventions import BleuOptions, RougeOptions, axis_names
-from metricdiff.conventions.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
+from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
 from metricdiff.reports import audit_reports, plot
 from metricdiff.reports.conformance import conformance
 from metricdiff.reports.matrix import agreement, case_rows, pattern_groups
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
 from metricdiff.reports.visible import visible, visible_html
-from metricdiff.results import BleuResult
+from metricdiff.statistics import BleuResult
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 AUDIT = GOLDEN / "audit_small"
@@ -354,7 +354,7 @@ def test_conformance_of_the_bleu_peers() -> None:
 
 def test_conformance_of_rouge_score() -> None:
     table = statuses(1)
-    # rouge-score's declared departures from Lin 2004 (adapters/rouge_score.py)
+    # rouge-score's declared departures from Lin 2004 (implementations/peers/rouge_score.py)
     departing = {clause: text for clause, text in table["rouge-score"].items()
                  if text.startswith("departs")}
     assert departing == {

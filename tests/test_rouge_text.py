@@ -2,8 +2,8 @@
 tokenizers, the stemmers and the stopword lists.
 
 Expected values come from the rules quoted in each module's docstring
-(``tokenizers/rouge_score_tok.py``, ``tokenizers/rouge155_tok.py``,
-``text/stemmers.py``, ``text/stopwords.py``); the comment on each case says which
+(``implementations/text/tokenizers/rouge_score_tok.py``, ``rouge155_tok.py``,
+``implementations/text/stemmers.py``, ``stopwords.py``); the comment on each case says which
 rule produces it.  Stemmer examples marked "Perl" were produced by running the
 ``stem`` / ``MorphStem`` subroutines of ROUGE-1.5.5.pl itself (perl 5.36); the
 last tests rerun that comparison, and a small ROUGE-1.5.5.pl evaluation, when
@@ -23,8 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.conventions import ConventionError
-from metricdiff.text import (
+from metricdiff.implementations.text import (
     STEMMERS,
     TextResourceUnavailable,
     get_stemmer,
@@ -33,13 +32,18 @@ from metricdiff.text import (
     stopword_set,
     wordnet_exceptions,
 )
-from metricdiff.text import stemmers as stemmers_module
-from metricdiff.text import stopwords as stopwords_module
-from metricdiff.tokenizers import TokenizerUnavailable, get_tokenizer, preprocess
-from metricdiff.tokenizers.nltk_word import NltkWordTokenizer
-from metricdiff.tokenizers.rouge155_tok import Rouge155Tokenizer
-from metricdiff.tokenizers.rouge_score_tok import RougeScoreTokenizer
-from metricdiff.tokenizers.whitespace_strict import WhitespaceStrictTokenizer
+from metricdiff.implementations.text import stemmers as stemmers_module
+from metricdiff.implementations.text import stopwords as stopwords_module
+from metricdiff.implementations.text.tokenizers import (
+    TokenizerUnavailable,
+    get_tokenizer,
+    preprocess,
+)
+from metricdiff.implementations.text.tokenizers.nltk_word import NltkWordTokenizer
+from metricdiff.implementations.text.tokenizers.rouge155_tok import Rouge155Tokenizer
+from metricdiff.implementations.text.tokenizers.rouge_score_tok import RougeScoreTokenizer
+from metricdiff.implementations.text.tokenizers.whitespace_strict import WhitespaceStrictTokenizer
+from metricdiff.profiles import ConventionError
 
 PROPERTY = settings(max_examples=300, deadline=None)
 

@@ -1,4 +1,4 @@
-"""Greedy minimisation (``metricdiff.shrink``) under synthetic predicates.
+"""Greedy minimisation (``metricdiff.findings.shrink``) under synthetic predicates.
 
 The expected minimal forms are derived by hand from the documented rules: each
 round judges the candidates (segments dropped, then references dropped, then
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.shrink import BATCH, MAX_CANDIDATES, Sample, minimise, size
+from metricdiff.findings.shrink import BATCH, MAX_CANDIDATES, Sample, minimise, size
 
 
 class Judge:

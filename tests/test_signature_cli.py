@@ -11,16 +11,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from metricdiff.cli import main
-from metricdiff.conventions import AXES, BleuOptions, ConventionError, RougeOptions, profile_of
-from metricdiff.conventions.profile import (
+from metricdiff.profiles import AXES, BleuOptions, ConventionError, RougeOptions, profile_of
+from metricdiff.profiles.metrics import METRICS
+from metricdiff.profiles.profile import (
     ParsedSignature,
     parse_signature,
     signature,
     unknown_signature,
     with_overrides,
 )
-from metricdiff.conventions.rouge import VARIANTS
-from metricdiff.metrics import METRICS
+from metricdiff.profiles.rouge import VARIANTS
 
 
 def run(capsys, *argv):

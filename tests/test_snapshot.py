@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff import snapshot
 from metricdiff.cli import main
+from metricdiff.locks import snapshot
 
 # By hand (Papineni et al. 2002, no smoothing, uniform weights, N = 4):
 # line 1 "a b c d" against "a b c d": every n-gram matches: counts = totals = 4,3,2,1,

@@ -16,12 +16,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.tokenizers import TokenizerUnavailable, get_tokenizer
-from metricdiff.tokenizers.char import CharTokenizer
-from metricdiff.tokenizers.mteval13a import Tokenizer13a, split_western
-from metricdiff.tokenizers.mteval14intl import TokenizerIntl
-from metricdiff.tokenizers.whitespace import WhitespaceTokenizer
-from metricdiff.tokenizers.zh import ZhSacrebleuTokenizer, ZhTokenizer
+from metricdiff.implementations.text.tokenizers import TokenizerUnavailable, get_tokenizer
+from metricdiff.implementations.text.tokenizers.char import CharTokenizer
+from metricdiff.implementations.text.tokenizers.mteval13a import Tokenizer13a, split_western
+from metricdiff.implementations.text.tokenizers.mteval14intl import TokenizerIntl
+from metricdiff.implementations.text.tokenizers.whitespace import WhitespaceTokenizer
+from metricdiff.implementations.text.tokenizers.zh import ZhSacrebleuTokenizer, ZhTokenizer
 
 PROPERTY = settings(max_examples=200, deadline=None)
 
@@ -392,7 +392,9 @@ def test_ko_mecab_matches_sacrebleu():
 def test_mecab_missing_package_says_how_to_install(
     monkeypatch, module_name, class_name, missing, extra
 ):
-    module = __import__(f"metricdiff.tokenizers.{module_name}", fromlist=[class_name])
+    module = __import__(
+        f"metricdiff.implementations.text.tokenizers.{module_name}", fromlist=[class_name]
+    )
     monkeypatch.setitem(sys.modules, missing, None)  # makes `import missing` fail
     with pytest.raises(TokenizerUnavailable) as raised:
         getattr(module, class_name)()

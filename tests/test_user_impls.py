@@ -1,6 +1,6 @@
 """A user's own implementation, audited without an adapter class:
 ``--impl python:...``, ``--impl cmd:...`` and the ``metricdiff.adapters`` entry
-point (``metricdiff.adapters.user``, ``metricdiff.infer``).
+point (``metricdiff.implementations.user``, ``metricdiff.findings.infer``).
 
 The implementations are the small ones in ``tests/example_impls/``, written for
 these tests; each module's docstring states its conventions, which is where the
@@ -28,14 +28,14 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff import adapters
-from metricdiff.adapters import adapter_names, get_adapter
-from metricdiff.adapters.base import Tolerance
-from metricdiff.adapters.user import BadSpec, parse_command, read_score, result_from_fields
+import metricdiff.implementations as adapters
 from metricdiff.cli import main
-from metricdiff.compare import first_difference
-from metricdiff.execution import validate
-from metricdiff.results import BleuResult
+from metricdiff.comparison.stages import first_difference
+from metricdiff.implementations import adapter_names, get_adapter
+from metricdiff.implementations.base import Tolerance
+from metricdiff.implementations.user import BadSpec, parse_command, read_score, result_from_fields
+from metricdiff.scoring.execution import validate
+from metricdiff.statistics import BleuResult
 
 EXAMPLES = Path(__file__).resolve().parent / "example_impls"
 MY_BLEU = f"python:{EXAMPLES / 'my_bleu.py'}:bleu"
@@ -369,7 +369,7 @@ def test_failing_command_is_a_finding_not_a_crash(
 
 
 PLUGIN = '''
-from metricdiff.adapters.reference import ReferenceBleuAdapter
+from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
 
 
 class PluginBleu(ReferenceBleuAdapter):

@@ -43,14 +43,14 @@ REFS = [
 
 def main() -> int:
     sys.path.insert(0, str(TESTS))
-    import metricdiff.audit
+    import metricdiff.audit.metric
+    import metricdiff.implementations as adapters
     import test_audit  # type: ignore[import-not-found]
-    from metricdiff import adapters
     from metricdiff.cli import main as cli
-    from metricdiff.execution import Job
+    from metricdiff.scoring.execution import Job
 
     # As test_audit's ``crashy`` fixture does, without pytest.
-    sys.modules["metricdiff.adapters._test_crashy"] = test_audit
+    sys.modules["metricdiff.implementations._test_crashy"] = test_audit
     adapters._REGISTRY["crashy"] = {"bleu": "_test_crashy:CrashingBleuAdapter"}
 
     def job(impl: str, *args: object, **kwargs: object) -> Job:
@@ -58,7 +58,7 @@ def main() -> int:
             kwargs["adapter_path"] = test_audit.CRASHY
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    metricdiff.audit.Job = job  # type: ignore[misc,assignment]
+    metricdiff.audit.metric.Job = job  # type: ignore[misc,assignment]
     with tempfile.TemporaryDirectory() as scratch:
         hyp, ref = Path(scratch) / "hyp.txt", Path(scratch) / "ref.txt"
         hyp.write_text("".join(f"{line}\n" for line in HYPS), encoding="utf-8")

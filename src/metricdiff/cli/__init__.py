@@ -19,7 +19,8 @@ import sys
 from collections.abc import Sequence
 
 from metricdiff import __version__
-from metricdiff.adapters import AdapterUnavailable
+from metricdiff.cases.files import InputError
+from metricdiff.cases.fixtures import FixtureError
 from metricdiff.cli._common import (
     EXIT_IMPLEMENTATION_FAILED,
     EXIT_INTERRUPTED,
@@ -27,9 +28,8 @@ from metricdiff.cli._common import (
     ImplementationFailed,
     Parser,
 )
-from metricdiff.conventions import ConventionError
-from metricdiff.fixtures import FixtureError
-from metricdiff.inputs import InputError
+from metricdiff.implementations import AdapterUnavailable
+from metricdiff.profiles import ConventionError
 
 #: Commands listed first in ``--help``, in this order; any others follow by name.
 FIRST = ("score", "impls", "audit", "check")

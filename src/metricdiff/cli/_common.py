@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metricdiff.adapters import AnyAdapter, UnsupportedOption, get_adapter
-from metricdiff.conventions import ConventionError
-from metricdiff.fixtures import FixtureError, check_fixture_folder
-from metricdiff.inputs import InputError
-from metricdiff.wording import plural
+from metricdiff.cases.files import InputError
+from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
+from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
+from metricdiff.profiles import ConventionError
+from metricdiff.reports.wording import plural
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1

@@ -9,11 +9,11 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from metricdiff.adapters import adapter_for_family, families_of, get_adapter
-from metricdiff.adapters.user import PYTHON, declared_metrics, is_user_spec
 from metricdiff.cli._common import computes
-from metricdiff.conventions import ConventionError
-from metricdiff.infer import Inference
+from metricdiff.findings.infer import Inference
+from metricdiff.implementations import adapter_for_family, families_of, get_adapter
+from metricdiff.implementations.user import PYTHON, declared_metrics, is_user_spec
+from metricdiff.profiles import ConventionError
 
 #: The file ``--out`` gets the inferred profiles in.
 INFERRED_NAME = "inferred.json"

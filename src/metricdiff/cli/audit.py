@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Sequence
 
-from metricdiff.adapters import AdapterUnavailable, adapter_names, families_of
+from metricdiff.cases.files import InputError
 from metricdiff.cli._common import (
     Commands,
     computes,
@@ -18,16 +18,16 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
 )
-from metricdiff.conventions import ConventionError
-from metricdiff.inputs import InputError
-from metricdiff.metrics import METRICS
+from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
+from metricdiff.profiles import ConventionError
+from metricdiff.profiles.metrics import METRICS
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
     """The metrics to audit: ``--metric``'s; else the default ones, but with
     ``--impl`` only those one of the named implementations computes (auditing
     ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
-    from metricdiff.audit_inputs import DEFAULT_METRICS
+    from metricdiff.audit.cases import DEFAULT_METRICS
 
     if args.metric:
         return list(dict.fromkeys(args.metric))
@@ -50,13 +50,14 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff import audit_inputs, audit_output
-    from metricdiff.adapters.base import Tolerance
-    from metricdiff.audit import Participant, audit_metric, participants
+    from metricdiff.audit import cases as audit_inputs
+    from metricdiff.audit import output as audit_output
+    from metricdiff.audit.journal import JOURNAL_NAME, Journal
+    from metricdiff.audit.metric import Participant, audit_metric, participants
     from metricdiff.cli._user_impls import check_user_impls, write_inferred
-    from metricdiff.executors import import_ray, open_executor
-    from metricdiff.findings import KINDS, by_cause
-    from metricdiff.journal import JOURNAL_NAME, Journal
+    from metricdiff.findings.finding import KINDS, by_cause
+    from metricdiff.implementations.base import Tolerance
+    from metricdiff.scoring.executors import import_ray, open_executor
 
     if args.hyp and not args.ref:
         raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")

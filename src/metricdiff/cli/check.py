@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metricdiff.adapters import AnyAdapter, adapter_for_family, adapter_names, families_of
+from metricdiff.cases.fixtures import load_all
 from metricdiff.cli._common import Commands, fixtures_folder, output_folder, plural
-from metricdiff.fixtures import load_all
+from metricdiff.implementations import AnyAdapter, adapter_for_family, adapter_names, families_of
 
 
 def run(args: argparse.Namespace) -> int:
+    from metricdiff.comparison.expectations import run_cases
     from metricdiff.reports.check import problem_lines, write_reports
-    from metricdiff.runner import run_cases
 
     names = args.impl or adapter_names()
     # Everything that can be wrong with the command line, before anything runs.

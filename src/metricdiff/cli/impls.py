@@ -6,9 +6,9 @@ import argparse
 import json
 from typing import Any
 
-from metricdiff.adapters import adapter_for_family, adapter_names, families_of
 from metricdiff.cli._common import Commands
-from metricdiff.conventions import profile_of
+from metricdiff.implementations import adapter_for_family, adapter_names, families_of
+from metricdiff.profiles import profile_of
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,18 +6,18 @@ import argparse
 import json
 from typing import Any
 
-from metricdiff.adapters import AnyAdapter
-from metricdiff.adapters.user import LOCAL_VERSION
+from metricdiff.cases.files import read_corpus
 from metricdiff.cli._common import (
     Commands,
     ImplementationFailed,
     available_adapter,
     parse_overrides,
 )
-from metricdiff.conventions import profile_of
-from metricdiff.inputs import read_corpus
-from metricdiff.metrics import METRICS, Result, family
-from metricdiff.results import BleuResult
+from metricdiff.implementations import AnyAdapter
+from metricdiff.implementations.user import LOCAL_VERSION
+from metricdiff.profiles import profile_of
+from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.statistics import BleuResult
 
 
 def _format_partial(result: Result) -> str:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Mapping
 
-from metricdiff.adapters import AnyAdapter, adapter_names, families_of, get_adapter
-from metricdiff.adapters.user import LOCAL_VERSION, is_user_spec
 from metricdiff.cli._common import Commands, available_adapter, parse_overrides
-from metricdiff.conventions import AXES, ConventionError, axis_names, profile_of
-from metricdiff.conventions.profile import ParsedSignature, parse_signature
-from metricdiff.metrics import METRICS, check_metric, paper_options
+from metricdiff.implementations import AnyAdapter, adapter_names, families_of, get_adapter
+from metricdiff.implementations.user import LOCAL_VERSION, is_user_spec
+from metricdiff.profiles import AXES, ConventionError, axis_names, profile_of
+from metricdiff.profiles.metrics import METRICS, check_metric, paper_options
+from metricdiff.profiles.profile import ParsedSignature, parse_signature
 
 #: Width of the "meaning" column; longer descriptions wrap.
 MEANING_WIDTH = 56

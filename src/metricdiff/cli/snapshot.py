@@ -7,9 +7,9 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
+from metricdiff.cases.files import InputError
 from metricdiff.cli._common import Commands
-from metricdiff.inputs import InputError
-from metricdiff.metrics import METRICS
+from metricdiff.profiles.metrics import METRICS
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
 #: variant, as ``metricdiff audit`` does (ROUGE-N with n = 1 and 2).
@@ -34,8 +34,8 @@ def _why_empty(
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff import snapshot
-    from metricdiff.adapters import adapter_names
+    from metricdiff.implementations import adapter_names
+    from metricdiff.locks import snapshot
 
     out = Path(args.out)
     if args.hyp and not args.ref:

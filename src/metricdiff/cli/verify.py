@@ -13,7 +13,7 @@ EXIT_DRIFT = 1
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from metricdiff import snapshot
+    from metricdiff.locks import snapshot
 
     try:
         verification = snapshot.verify(Path(args.lock))

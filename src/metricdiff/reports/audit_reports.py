@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from metricdiff.inputs import InputError
+from metricdiff.cases.files import InputError
 from metricdiff.reports import html_report, json_report, markdown, plot
 from metricdiff.reports.content import build
 from metricdiff.reports.model import load_audit

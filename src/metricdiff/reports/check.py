@@ -13,7 +13,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-from metricdiff.runner import Outcome
+from metricdiff.comparison.expectations import Outcome
 
 
 def _cell(outcome: Outcome) -> str:

@@ -1,6 +1,6 @@
 """Conformance to the spec, clause by clause: for each implementation and each
 clause of ``spec/bleu.md`` or ``spec/rouge.md`` that a convention axis concerns
-(``metricdiff.conventions.clauses``):
+(``metricdiff.profiles.clauses``):
 
 - **conforms**: its declared profile takes the paper's value on every axis of the
   clause, and no conformance finding names one of them;
@@ -8,17 +8,17 @@ clause of ``spec/bleu.md`` or ``spec/rouge.md`` that a convention axis concerns
   conformance finding (the implementation does not do what it declares) names X;
 - **not applicable**: none of the clause's axes matters to the metric.
 
-The paper's profile is ``metricdiff.metrics.paper_options(metric)``.
+The paper's profile is ``metricdiff.profiles.metrics.paper_options(metric)``.
 """
 
 from __future__ import annotations
 
 import attrs
 
-from metricdiff.conventions import profile_of
-from metricdiff.conventions.clauses import clauses_of, metric_axes
-from metricdiff.findings import Finding
-from metricdiff.metrics import paper_options
+from metricdiff.findings.finding import Finding
+from metricdiff.profiles import profile_of
+from metricdiff.profiles.clauses import clauses_of, metric_axes
+from metricdiff.profiles.metrics import paper_options
 from metricdiff.reports.model import Implementation, MetricRecord
 
 CONFORMS = "conforms"

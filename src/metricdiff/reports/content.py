@@ -8,9 +8,9 @@ from collections import Counter
 
 import attrs
 
-from metricdiff.adapters.base import Tolerance
-from metricdiff.conventions.clauses import metric_axes
-from metricdiff.findings import KINDS, Finding
+from metricdiff.findings.finding import KINDS, Finding
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles.clauses import metric_axes
 from metricdiff.reports.conformance import (
     ConformanceRow,
     conformance,
@@ -27,7 +27,7 @@ from metricdiff.reports.matrix import (
     pattern_groups,
 )
 from metricdiff.reports.model import AuditRecord, Implementation, MetricRecord
-from metricdiff.wording import plural
+from metricdiff.reports.wording import plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}

@@ -31,7 +31,7 @@ def _digest(paths: Sequence[Path], root: Path) -> str:
 
 def _implementations() -> list[str]:
     """``name version (available|unavailable)`` for every registered adapter."""
-    from metricdiff.adapters import adapter_for_family, adapter_names, families_of
+    from metricdiff.implementations import adapter_for_family, adapter_names, families_of
 
     lines = []
     for name in adapter_names():

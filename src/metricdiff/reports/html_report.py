@@ -12,8 +12,8 @@ import base64
 from collections.abc import Callable, Sequence
 from html import escape
 
-from metricdiff.findings import Finding, cause_of
-from metricdiff.metrics import Result
+from metricdiff.findings.finding import Finding, cause_of
+from metricdiff.profiles.metrics import Result
 from metricdiff.reports import plot
 from metricdiff.reports.content import (
     PAPERS,
@@ -35,7 +35,7 @@ from metricdiff.reports.matrix import (
     PatternGroup,
 )
 from metricdiff.reports.visible import visible_html
-from metricdiff.wording import plural
+from metricdiff.reports.wording import plural
 
 #: Background of each class of the cases x implementations matrix, in letter order.
 CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from metricdiff.findings import Finding, cause_of
+from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report
 from metricdiff.reports.matrix import CaseRow
 from metricdiff.reports.visible import visible

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from metricdiff.findings import Finding, cause_of
+from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.reports.content import (
     PAPERS,
     UNITS,
@@ -21,7 +21,7 @@ from metricdiff.reports.content import (
     largest,
 )
 from metricdiff.reports.visible import visible
-from metricdiff.wording import plural
+from metricdiff.reports.wording import plural
 
 #: Example texts longer than this many characters are cut with an ellipsis.
 TEXT_LIMIT = 40

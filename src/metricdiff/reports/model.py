@@ -18,12 +18,12 @@ from typing import Any, TypeVar
 
 import attrs
 
-from metricdiff.adapters.base import Tolerance
-from metricdiff.audit_output import AUDIT_NAME
-from metricdiff.findings import Example, Finding
-from metricdiff.inputs import InputError
-from metricdiff.metrics import METRICS, Result, family
-from metricdiff.results import BleuResult, RougeResult
+from metricdiff.audit.output import AUDIT_NAME
+from metricdiff.cases.files import InputError
+from metricdiff.findings.finding import Example, Finding
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.statistics import BleuResult, RougeResult
 
 FINDINGS_NAME = "findings.json"
 RESULTS_NAME = "results.jsonl"

@@ -1,0 +1,62 @@
+"""What the audit scores: the bundled fixtures, a user's own files, generated text."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from metricdiff.audit.metric import AuditCase
+from metricdiff.cases.files import Corpus, read_corpus
+from metricdiff.cases.fixtures import load_all
+from metricdiff.profiles.metrics import family
+
+#: The metrics audited when none is named: BLEU and every ROUGE variant (ROUGE-N
+#: stands in with n = 1 and 2).
+DEFAULT_METRICS = (
+    "bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w", "rouge-s", "rouge-su",
+)
+
+
+def fixture_cases(root: Path, metric: str) -> list[AuditCase]:
+    """The texts of every must_ and conv_ fixture of ``metric``'s family.
+
+    The audit compares implementations as their users run them, so it takes the
+    fixtures' texts and leaves their pinned options to ``metricdiff check``.
+    """
+    wanted = family(metric)
+    seen: set[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = set()
+    cases = []
+    for case in load_all(root):
+        if case.verdict_class == "reject" or family(case.metric) != wanted:
+            continue
+        if (case.hyps, case.refs) in seen:
+            continue
+        seen.add((case.hyps, case.refs))
+        cases.append(AuditCase(case.id, case.hyps, case.refs, "fixture",
+                               case.location.rsplit(":", 1)[0]))
+    return cases
+
+
+def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[AuditCase]:
+    """Each line of the user's files as a case, and the whole corpus as one more."""
+    corpus: Corpus = read_corpus(hyp_file, ref_files)
+    if family(metric) == "rouge":
+        corpus = corpus.with_sentence_breaks()
+    name = Path(hyp_file).name
+    cases = [
+        AuditCase(f"{name}:{line}", (hyp,), (refs,), "user", name)
+        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
+    ]
+    if len(corpus.hyps) > 1:
+        cases.append(AuditCase(f"{name}:corpus", corpus.hyps, corpus.refs, "user", name))
+    return cases
+
+
+def generated_cases(metric: str, count: int, seed: int) -> list[AuditCase]:
+    """``count`` Hypothesis-generated cases for ``metric``'s family, from ``seed``."""
+    from metricdiff.cases.generate import generate_cases
+
+    return [
+        AuditCase(f"gen_{seed}_{index}", case.hyps, case.refs, "generated", case.klass)
+        for index, case in enumerate(generate_cases(family(metric), count, seed))
+    ]

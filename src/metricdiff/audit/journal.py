@@ -1,0 +1,197 @@
+"""What keeps a long audit going: a journal of every scored case, so that an
+interrupted run resumes where it stopped, and a progress line.
+
+The journal (``journal.jsonl`` in the ``--out`` folder) has one JSON line per
+job and case, appended and flushed as soon as the case has its outcome::
+
+    {"metric": "bleu", "impl": "sacrebleu", "label": "sacrebleu",
+     "options": "<hash of profile_of(options)>", "case": "<hash of hyps and refs>",
+     "status": "ok", "error": "", "result": {...}}
+
+The first five fields are the key: the same implementation, under the same
+profile, on the same hypotheses and references, is the same job-case, whatever
+its position among the cases.  A line is written once per key.  Reading the
+journal back ignores a line that is not whole (the process was killed while
+writing it) or not valid, and cuts an unfinished last line off the file before
+anything is appended to it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from metricdiff.profiles import profile_of
+from metricdiff.profiles.metrics import Result
+from metricdiff.reports.wording import plural
+from metricdiff.scoring.execution import CaseData, CaseResult, Job
+from metricdiff.statistics import BleuResult, RougeResult
+
+#: The name of the journal in the ``--out`` folder.
+JOURNAL_NAME = "journal.jsonl"
+
+Key = tuple[str, str, str, str, str]
+
+
+def _digest(value: object) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:24]
+
+
+def case_digest(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> str:
+    """The journal's name for a case: a hash of its hypotheses and references."""
+    return _digest([list(hyps), [list(seg) for seg in refs]])
+
+
+def job_case_key(job: Job, case: CaseData) -> Key:
+    """metric, impl, label, hash of the profile, hash of the case."""
+    return (job.metric, job.impl, job.label, _digest(profile_of(job.options)),
+            case_digest(*case))
+
+
+def result_from_json(data: dict[str, Any]) -> Result:
+    """A ``BleuResult`` or ``RougeResult`` from its ``to_json``."""
+    if "score" in data:
+        return BleuResult.from_json(data)
+    return RougeResult.from_json(data)
+
+
+def _row(key: Key, outcome: CaseResult) -> dict[str, Any]:
+    metric, impl, label, options, case = key
+    return {
+        "metric": metric,
+        "impl": impl,
+        "label": label,
+        "options": options,
+        "case": case,
+        "status": outcome.status,
+        "error": outcome.error,
+        "result": None if outcome.result is None else outcome.result.to_json(),
+    }
+
+
+def _parse(line: bytes) -> tuple[Key, CaseResult] | None:
+    try:
+        row = json.loads(line.decode("utf-8"))
+        key: Key = (
+            str(row["metric"]), str(row["impl"]), str(row["label"]),
+            str(row["options"]), str(row["case"]),
+        )
+        raw = row["result"]
+        result = None if raw is None else result_from_json(raw)
+        return key, CaseResult(row["status"], result, str(row["error"]))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+class Journal:
+    """The journal at ``path``: read back (``resume``) or started afresh."""
+
+    def __init__(self, path: Path, resume: bool = False) -> None:
+        self.path = path
+        self.recorded: dict[Key, CaseResult] = {}
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if resume and path.exists():
+            whole = self._read()
+            with path.open("r+b") as stream:  # drop an unfinished last line
+                stream.truncate(whole)
+            self._stream = path.open("ab")
+        else:
+            self._stream = path.open("wb")
+
+    def _read(self) -> int:
+        """Load every whole, valid line; the length of the whole lines."""
+        data = self.path.read_bytes()
+        whole = data.rfind(b"\n") + 1
+        for line in data[:whole].split(b"\n"):
+            if not line.strip():
+                continue
+            parsed = _parse(line)
+            if parsed is not None:
+                self.recorded.setdefault(*parsed)
+        return whole
+
+    def get(self, key: Key) -> CaseResult | None:
+        return self.recorded.get(key)
+
+    def record(self, key: Key, outcome: CaseResult) -> None:
+        """Append the outcome, unless the key is already there."""
+        if key in self.recorded:
+            return
+        line = json.dumps(_row(key, outcome), ensure_ascii=False) + "\n"
+        self._stream.write(line.encode("utf-8"))
+        self._stream.flush()
+        self.recorded[key] = outcome
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._stream.close()
+
+
+class ProgressLine:
+    """``bleu: scoring 120/300 (case, implementation) runs, 41.2 runs/s`` on
+    ``stream``, redrawn in place on a terminal (at most every ``interval``
+    seconds), one line per update elsewhere (at most every ``interval * 8``
+    seconds), and once more at the end.
+
+    What it counts is job-cases: one case scored by one participant, or by the
+    reference configured as one -- not cases, of which there are several times
+    fewer.  The rate counts the runs of this process, not resumed ones."""
+
+    def __init__(
+        self, label: str, total: int, done: int, stream: TextIO, interval: float = 0.25
+    ) -> None:
+        self.label = label
+        self.total = total
+        self.done = done
+        self.scored = 0
+        self.stream = stream
+        try:
+            self.tty = stream.isatty()
+        except (AttributeError, ValueError):
+            self.tty = False
+        self.interval = interval if self.tty else interval * 8
+        self.start = time.monotonic()
+        self.shown = self.start
+        self.resumed = done
+        #: Whether a line has been drawn (and, on a terminal, is still open).
+        self.drawn = False
+
+    def advance(self, count: int = 1) -> None:
+        self.done += count
+        self.scored += count
+        now = time.monotonic()
+        if now - self.shown >= self.interval:
+            self.shown = now
+            self._show(now, final=False)
+
+    def finish(self) -> None:
+        self._show(time.monotonic(), final=True)
+
+    def interrupted(self) -> None:
+        """End the line drawn in place, so that what is printed next (the
+        interrupt's message) starts a line of its own."""
+        if self.tty and self.drawn:
+            with contextlib.suppress(OSError, ValueError):
+                self.stream.write("\n")
+                self.stream.flush()
+
+    def _show(self, now: float, final: bool) -> None:
+        elapsed = max(now - self.start, 1e-9)
+        text = (f"{self.label}: scoring {self.done}/"
+                f"{plural(self.total, '(case, implementation) run')}, "
+                f"{self.scored / elapsed:.1f} runs/s")
+        if self.resumed:
+            text += f" ({self.resumed} from the journal)"
+        self.drawn = not final
+        with contextlib.suppress(OSError, ValueError):
+            if self.tty:
+                self.stream.write("\r\x1b[K" + text + ("\n" if final else ""))
+            else:
+                self.stream.write(text + "\n")
+            self.stream.flush()

@@ -1,0 +1,208 @@
+"""Writing what an audit found: ``findings.json``, the raw per-case results as JSON
+Lines, who took part (``audit.json``), and minimal counterexamples as fixtures."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
+from metricdiff.cases.fixtures import FORMAT_VERSION
+from metricdiff.findings.finding import Finding
+from metricdiff.profiles import profile_of
+
+#: Axes a fixture never pins: the metric name sets them.
+_NOT_PINNED = ("variant", "n")
+
+
+def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
+    return [finding.to_json() for audit in audits for finding in audit.findings]
+
+
+def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
+    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    findings = out_dir / "findings.json"
+    findings.write_text(
+        json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    results = out_dir / "results.jsonl"
+    with results.open("w", encoding="utf-8") as stream:
+        for audit in audits:
+            for row in result_rows(audit):
+                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
+    about = out_dir / AUDIT_NAME
+    about.write_text(
+        json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
+    return [findings, results, about]
+
+
+#: What ``audit.json`` holds: per metric, who took part (with profile, version and
+#: tolerance), who was skipped and why, and the cases in order.  With
+#: ``findings.json`` and ``results.jsonl`` it is all ``metricdiff report`` reads.
+AUDIT_NAME = "audit.json"
+AUDIT_FORMAT = 1
+
+
+def _version(person: Participant) -> str:
+    """The implementation's version, as its signature gives it (``impl:name-1.2``)."""
+    for part in person.signature.split("|"):
+        if part.startswith(f"impl:{person.impl}-"):
+            return part.removeprefix(f"impl:{person.impl}-")
+    return ""
+
+
+def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
+    """The contents of ``audit.json``."""
+    return {
+        "format": AUDIT_FORMAT,
+        "metrics": [
+            {
+                "metric": audit.metric,
+                "participants": [
+                    {
+                        "name": person.name,
+                        "impl": person.impl,
+                        "label": person.label,
+                        "version": _version(person),
+                        "signature": person.signature,
+                        "profile": profile_of(person.options),
+                        "tolerance": {
+                            "absolute": person.tolerance.absolute,
+                            "relative": person.tolerance.relative,
+                            "reason": person.tolerance.reason,
+                        },
+                    }
+                    for person in audit.participants
+                ],
+                "skipped": list(audit.skipped),
+                "cases": [
+                    {"id": case.id, "source": case.source, "class": case.klass}
+                    for case in audit.cases
+                ],
+            }
+            for audit in audits
+        ],
+    }
+
+
+def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
+    """One row per participant and case, and per reference run as a participant."""
+    rows = []
+    for person in audit.participants:
+        runs = [(person.name, audit.scores.own[person.name])]
+        if person.name in audit.scores.reference:
+            runs.append((f"{REFERENCE}-as-{person.name}", audit.scores.reference[person.name]))
+        for label, outcomes in runs:
+            for case, outcome in zip(audit.cases, outcomes, strict=True):
+                rows.append({
+                    "metric": audit.metric,
+                    "impl": label,
+                    "signature": person.signature,
+                    "case": case.id,
+                    "source": case.source,
+                    "status": outcome.status,
+                    "error": outcome.error,
+                    "result": None if outcome.result is None else outcome.result.to_json(),
+                })
+    return rows
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def _reference_gives(finding: Finding, options: dict[str, str], expect: dict[str, Any]) -> bool:
+    """Whether the reference, configured as the expectation says, gives its values:
+    a saved fixture must hold as a regression test."""
+    from metricdiff.cases.fixtures import Expectation
+    from metricdiff.comparison.expectations import mismatches
+    from metricdiff.implementations import get_adapter
+
+    reference = get_adapter(REFERENCE, finding.metric)
+    try:
+        config = reference.options(finding.metric, {**options, **expect["when"]})
+        result = reference.corpus_score(
+            finding.metric, finding.example.hyps, finding.example.refs, config
+        )
+    except Exception:  # the configuration does not run: not a usable fixture
+        return False
+    values = {k: v for k, v in expect.items() if k not in ("when", "source")}
+    return not mismatches(result, Expectation({}, values, "", 1e-6))
+
+
+def _expect(finding: Finding, side: str) -> dict[str, Any] | None:
+    result = finding.example.result_a if side == "a" else finding.example.result_b
+    if result is None:
+        return None
+    axes = finding.axis.split(",")
+    values = finding.values[0 if side == "a" else 1].split(",")
+    if finding.kind == "conformance":  # a is the implementation = the new values
+        values = finding.values[1 if side == "a" else 0].split(",")
+    who = finding.impl_a if side == "a" else finding.impl_b
+    return {
+        "when": dict(zip(axes, values, strict=True)),
+        "source": f"metricdiff audit: {who} ({finding.signatures.get(who, 'the reference')})",
+        **{k: v for k, v in result.to_json().items() if v is not None},
+    }
+
+
+def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
+    """A ``conv_`` fixture recording an explained finding's minimal case: one
+    expectation per convention value."""
+    if finding.kind not in ("conformance", "agreement") or not finding.explained:
+        return None
+    if finding.axis in ("", "unexplained"):
+        return None
+    if set(finding.axis.split(",")) & set(_NOT_PINNED):
+        return None  # the metric name sets the variant: no fixture can pin it
+    if witness.base is None:
+        return None
+    options = {k: v for k, v in profile_of(witness.base).items()
+               if k not in _NOT_PINNED and k not in finding.axis.split(",")}
+    expects = [
+        e for e in (_expect(finding, "a"), _expect(finding, "b"))
+        if e is not None and _reference_gives(finding, options, e)
+    ]
+    if len(expects) < 2:
+        return None
+    return {
+        "id": _slug(f"conv_found_{finding.metric}_{finding.axis}_{finding.values[0]}_"
+                    f"{finding.values[1]}"),
+        "metric": finding.metric,
+        "description": (
+            f"Found by metricdiff audit ({finding.kind}): {finding.impl_a} vs "
+            f"{finding.impl_b} part on {finding.axis} ({finding.values[0]} vs "
+            f"{finding.values[1]}); first difference {finding.first_difference}."
+        ),
+        "hyps": list(finding.example.hyps),
+        "refs": [[r or "" for r in refs] for refs in finding.example.refs],
+        "options": options,
+        "tolerance": 1e-6,
+        "expect": expects,
+    }
+
+
+def save_fixtures(directory: Path, audits: Sequence[MetricAudit]) -> Path | None:
+    """Write each explained minimal counterexample as a fixture, one per distinct
+    cause (metric, axis and values), into ``found.toml``."""
+    cases = []
+    seen = set()
+    for audit in audits:
+        for finding, witness in zip(audit.findings, audit.witnesses, strict=True):
+            case = fixture_of(finding, witness)
+            if case is not None and case["id"] not in seen:
+                seen.add(case["id"])
+                cases.append(case)
+    if not cases:
+        return None
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "found.toml"
+    path.write_text(tomli_w.dumps({"format": FORMAT_VERSION, "case": cases}), encoding="utf-8")
+    return path

@@ -1,0 +1,218 @@
+"""Explaining a disagreement: which convention makes the reference reproduce an
+implementation.
+
+Starting from the profile an implementation declares, the explainer changes one
+axis at a time, then pairs of axes, and keeps the first configuration under which
+the reference reproduces every statistic of the implementation on the given cases.
+The answer names the axis and the two values (``empty_order: zero vs
+denominator-one``); when no configuration reproduces it, the answer is
+``unexplained`` with the first statistic that differs: a likely defect in the
+implementation (or in the reference).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+
+import attrs
+
+from metricdiff.comparison.stages import Difference, first_difference
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles import AXES, ConventionError, profile_of
+from metricdiff.profiles.axes import affects
+from metricdiff.profiles.metrics import Options, Result
+
+#: A case as the reference scores it: hypotheses and each segment's references.
+Sample = tuple[Sequence[str], Sequence[Sequence[str | None]]]
+
+#: Axes the search never changes: set by the metric name, or not conventions.
+FIXED_AXES = frozenset({"n", "weights", "bootstrap_seed", "bootstrap_samples"})
+
+#: The variants an implementation may quietly use for one another: a library's
+#: "ROUGE-L" that is really the summary-level union LCS, or the reverse.
+_SWAPPABLE_VARIANTS = {"l": ("lsum",), "lsum": ("l",)}
+
+#: Values tried on the axes that take numbers or free text.
+NUMERIC_CANDIDATES: dict[str, tuple[str, ...]] = {
+    "max_order": ("1", "2", "3", "4", "5"),
+    "smooth_value": ("default", "0.01", "0.1", "1", "5"),
+    "weight": ("1", "1.2", "1.5", "2"),
+    "skip": ("-1", "0", "1", "2", "4", "9"),
+    "stem_min_length": ("0", "2", "3", "4"),
+    "f_measure": ("alpha=0.5", "alpha=0", "alpha=1", "beta=1.2", "alpha=0.3"),
+    "truncate": ("none",),
+}
+
+#: Tokenizers that need optional packages or data; tried only if they load.
+_OPTIONAL_TOKENIZERS = frozenset({"ja-mecab", "ko-mecab"})
+
+
+@attrs.frozen
+class Explanation:
+    """Why an implementation's results differ from the reference's.
+
+    ``axis`` is an axis name, a comma-separated pair, ``""`` when the declared
+    profile already reproduces it, or ``unexplained``; ``values`` the declared and
+    the reproducing values; ``options`` the reproducing configuration.
+    """
+
+    axis: str
+    values: tuple[str, str]
+    options: Options | None
+    first_difference: Difference | None
+
+    @property
+    def explained(self) -> bool:
+        return self.axis != "unexplained"
+
+
+def _tokenizer_loads(name: str) -> bool:
+    from metricdiff.implementations.text.tokenizers import get_tokenizer
+
+    try:
+        get_tokenizer(name)
+    except Exception:  # a missing optional package: not a candidate here
+        return False
+    return True
+
+
+def candidate_values(axis_name: str, options: Options) -> list[str]:
+    """The values worth trying on ``axis_name``, other than the current one."""
+    current = profile_of(options)[axis_name]
+    if axis_name == "variant":
+        return list(_SWAPPABLE_VARIANTS.get(current, ()))
+    axis = AXES[axis_name]
+    values = axis.values or NUMERIC_CANDIDATES.get(axis_name, ())
+    return [
+        value
+        for value in values
+        if value != current
+        and not (
+            axis_name == "tokenize"
+            and value in _OPTIONAL_TOKENIZERS
+            and not _tokenizer_loads(value)
+        )
+    ]
+
+
+def single_changes(options: Options) -> list[tuple[str, str]]:
+    """Every (axis, value) one step away from ``options``."""
+    variant = getattr(options, "variant", None)
+    return [
+        (axis, value)
+        for axis in profile_of(options)
+        if axis not in FIXED_AXES and affects(axis, variant)
+        for value in candidate_values(axis, options)
+    ]
+
+
+def changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
+    """``options`` with ``changes`` applied, or None where the combination is not a
+    configuration (a value the axis refuses, axes that contradict each other)."""
+    from metricdiff.profiles import with_overrides
+
+    try:
+        return with_overrides(options, dict(changes))
+    except (ConventionError, ValueError, TypeError):
+        return None
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def reference_score(
+    metric: str, options: Options, hyps: tuple[str, ...], refs: tuple[tuple[str | None, ...], ...]
+) -> Result | None:
+    """The reference's corpus result, or None where it refuses the configuration.
+
+    Remembered: an audit asks for the same configuration on the same case again
+    and again (every pair of implementations that disagree on it, every cause
+    tried before), and the reference is a pure function of its arguments."""
+    try:
+        result: Result = get_adapter("reference", metric).corpus_score(metric, hyps, refs, options)
+    except Exception:  # a configuration the reference refuses reproduces nothing
+        return None
+    return result
+
+
+class Reproducer:
+    """Scores samples with the reference and tells whether a configuration
+    reproduces an implementation's results."""
+
+    def __init__(self, metric: str, samples: Sequence[Sample], targets: Sequence[Result],
+                 tolerance: Tolerance) -> None:
+        self.metric = metric
+        self.samples = samples
+        self.targets = targets
+        self.tolerance = tolerance
+
+    def score(self, options: Options, index: int) -> Result | None:
+        hyps, refs = self.samples[index]
+        return reference_score(
+            self.metric, options, tuple(hyps), tuple(tuple(seg) for seg in refs)
+        )
+
+    def difference(self, options: Options) -> Difference | None:
+        """The first difference on any sample, or None when all are reproduced."""
+        for index, target in enumerate(self.targets):
+            result = self.score(options, index)
+            if result is None:
+                return Difference("error", 0.0, 0.0)
+            found = first_difference(target, result, self.tolerance)
+            if found is not None:
+                return found
+        return None
+
+    def reproduces(self, options: Options) -> bool:
+        return self.difference(options) is None
+
+
+def search(
+    base: Options,
+    reproduces: Callable[[Options], bool],
+    changes: Sequence[tuple[str, str]],
+) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
+    """Configurations one change away from ``base`` that reproduce, then two."""
+    for change in changes:
+        options = changed(base, [change])
+        if options is not None and reproduces(options):
+            yield (change,), options
+    for first, second in itertools.combinations(changes, 2):
+        if first[0] == second[0]:
+            continue
+        options = changed(base, [first, second])
+        if options is not None and reproduces(options):
+            yield (first, second), options
+
+
+def _describe(base: Options, changes: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, str]]:
+    before = profile_of(base)
+    axes = ",".join(axis for axis, _ in changes)
+    old = ",".join(before[axis] for axis, _ in changes)
+    new = ",".join(value for _, value in changes)
+    return axes, (old, new)
+
+
+def explain(
+    metric: str,
+    declared: Options,
+    samples: Sequence[Sample],
+    targets: Sequence[Result],
+    tolerance: Tolerance,
+    changes: Sequence[tuple[str, str]] | None = None,
+) -> Explanation:
+    """The convention that makes the reference reproduce ``targets`` on ``samples``.
+
+    ``changes`` limits the search (the agreement explainer passes only the axes on
+    which two profiles differ); by default every axis one step from ``declared``.
+    """
+    reproducer = Reproducer(metric, samples, targets, tolerance)
+    first = reproducer.difference(declared)
+    if first is None:
+        return Explanation("", ("", ""), declared, None)
+    candidates = single_changes(declared) if changes is None else list(changes)
+    for found, options in search(declared, reproducer.reproduces, candidates):
+        axis, values = _describe(declared, found)
+        return Explanation(axis, values, options, first)
+    return Explanation("unexplained", ("", ""), None, first)

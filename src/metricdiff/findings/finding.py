@@ -1,0 +1,126 @@
+"""Findings: disagreements grouped by cause, the audit's product.
+
+The field names of ``Finding.to_json`` are public (reports and users' scripts read
+``findings.json``): ``metric``, ``impl_a``, ``impl_b``, ``kind``, ``axis``,
+``values``, ``first_difference``, ``count``, ``max_delta``, ``example``,
+``signatures``.  Add fields; never rename one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from metricdiff.profiles.metrics import Result
+from metricdiff.reports.wording import plural
+
+#: Finding kinds: an implementation against the reference configured as it claims
+#: to be, two implementations against each other, and a run that did not return a
+#: usable result.
+KINDS = ("conformance", "agreement", "crash", "timeout", "invalid-output")
+
+
+@attrs.frozen
+class Example:
+    """The minimal case a finding is shown with, and what each side returned."""
+
+    case_id: str
+    hyps: tuple[str, ...]
+    refs: tuple[tuple[str | None, ...], ...]
+    result_a: Result | None
+    result_b: Result | None
+    error: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        single = len(self.hyps) == 1
+        return {
+            "case": self.case_id,
+            "hypothesis": self.hyps[0] if single else list(self.hyps),
+            "references": list(self.refs[0]) if single else [list(r) for r in self.refs],
+            "result_a": None if self.result_a is None else self.result_a.to_json(),
+            "result_b": None if self.result_b is None else self.result_b.to_json(),
+            "error": self.error,
+        }
+
+
+@attrs.frozen
+class Finding:
+    """One cause of disagreement, with how often it struck and how hard."""
+
+    metric: str
+    impl_a: str
+    impl_b: str
+    kind: str
+    axis: str
+    values: tuple[str, str]
+    first_difference: str
+    count: int
+    max_delta: float
+    example: Example
+    signatures: dict[str, str]
+    cases: tuple[str, ...] = ()
+    explained: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "impl_a": self.impl_a,
+            "impl_b": self.impl_b,
+            "kind": self.kind,
+            "axis": self.axis,
+            "values": list(self.values),
+            "first_difference": self.first_difference,
+            "count": self.count,
+            "max_delta": self.max_delta,
+            "example": self.example.to_json(),
+            "signatures": self.signatures,
+            "cases": list(self.cases),
+            "explained": self.explained,
+        }
+
+    def summary(self) -> str:
+        """One line for the text output."""
+        cause = (
+            f"{self.axis}: {self.values[0]} vs {self.values[1]}"
+            if self.axis not in ("", "unexplained")
+            else (self.axis or "?")
+        )
+        if self.kind in ("crash", "timeout", "invalid-output"):
+            cause = self.example.error
+        other = f" vs {self.impl_b}" if self.impl_b else ""
+        return (
+            f"[{self.kind}] {self.metric}: {self.impl_a}{other}: {cause} "
+            f"({plural(self.count, 'case')}, max delta "
+            f"{self.max_delta:.4g}; first difference {self.first_difference or '-'})"
+        )
+
+
+def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
+    """A stable, meaningful order: by metric, kind, implementations, then count."""
+    order = {kind: index for index, kind in enumerate(KINDS)}
+    return sorted(
+        findings,
+        key=lambda f: (
+            f.metric, order.get(f.kind, 99), f.impl_a, f.impl_b, -f.count, f.axis,
+            f.values, f.example.error, f.cases,
+        ),
+    )
+
+
+def cause_of(finding: Finding) -> str:
+    """The cause as one phrase: ``axis: a vs b``, ``unexplained``, or the error."""
+    if finding.kind in ("crash", "timeout", "invalid-output"):
+        return f"{finding.kind}: {finding.example.error.split(':')[0]}"
+    if finding.axis in ("", "unexplained"):
+        return f"unexplained (first difference: {finding.first_difference.split(':')[0]})"
+    return f"{finding.axis}: {finding.values[0]} vs {finding.values[1]}"
+
+
+def by_cause(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:
+    """Findings grouped by kind and cause, the most frequent cause first."""
+    groups: dict[str, list[Finding]] = {}
+    for finding in findings:
+        groups.setdefault(f"[{finding.kind}] {cause_of(finding)}", []).append(finding)
+    return sorted(groups.items(), key=lambda item: (-sum(f.count for f in item[1]), item[0]))

@@ -1,0 +1,163 @@
+"""Inferring the profile of an implementation that declares none (a user's own,
+``python:`` or ``cmd:`` without ``-o``): the configuration of the reference that
+reproduces its results on every case the audit scored.
+
+The search is the explainer's (``explain.explain``: the current profile, then one
+axis changed, then two), repeated: when no one or two changes reproduce every
+case, the single change that brings the reference closest -- most cases
+reproduced, then the first difference latest in the order statistics are
+produced (lengths, counts, precisions, score) -- is taken, and the explainer runs
+again from there, up to ``MAX_ROUNDS`` times.  Once a configuration reproduces
+every case, each other value one step away that reproduces them too is listed:
+those axes are not pinned down by the cases (say, how ties in reference length
+are broken, when no case has a tie).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from metricdiff.comparison.stages import first_difference, stages
+from metricdiff.findings.explain import Reproducer, Sample, changed, explain, single_changes
+from metricdiff.implementations.base import Tolerance
+from metricdiff.profiles import profile_of
+from metricdiff.profiles.metrics import Options, Result
+from metricdiff.reports.wording import plural
+
+#: How many greedy steps may precede the last search of one or two changes: at
+#: most 2 + MAX_ROUNDS - 1 axes away from the paper's profile.
+MAX_ROUNDS = 3
+
+
+@attrs.frozen
+class Inference:
+    """The profile inferred for ``impl`` on ``metric``, and how well it holds.
+
+    ``options`` reproduces ``reproduced`` of ``total`` cases (all of them, when
+    the profile was found); ``loose`` lists each axis the cases leave open with
+    the other values that reproduce them as well; ``first_difference`` is where
+    the best configuration still differs on the first case it misses."""
+
+    impl: str
+    metric: str
+    start: Options
+    options: Options
+    reproduced: int
+    total: int
+    loose: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    first_difference: str = ""
+
+    @property
+    def found(self) -> bool:
+        return self.total > 0 and self.reproduced == self.total
+
+    def changes(self) -> dict[str, str]:
+        """The axes on which the inferred profile departs from the paper's."""
+        before, after = profile_of(self.start), profile_of(self.options)
+        return {axis: value for axis, value in after.items() if before[axis] != value}
+
+    def describe(self) -> str:
+        """One line for the audit's text output."""
+        if self.total == 0:
+            return f"inferred profile of {self.impl}: nothing to infer from (no case scored)"
+        changes = " ".join(f"{a}={v}" for a, v in self.changes().items()) or "the paper's"
+        tally = f"reproduces {self.reproduced}/{plural(self.total, 'case')}"
+        if self.found:
+            line = f"inferred profile of {self.impl}: {changes} ({tally})"
+            if self.loose:
+                open_axes = ", ".join(
+                    f"{axis} ({'|'.join((profile_of(self.options)[axis], *values))})"
+                    for axis, values in self.loose
+                )
+                line += f"; not pinned down by these cases: {open_axes}"
+            return line
+        return (
+            f"inferred profile of {self.impl}: not found; the closest, {changes}, {tally} "
+            f"(first difference: {self.first_difference or 'the reference fails'})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "impl": self.impl,
+            "metric": self.metric,
+            "found": self.found,
+            "changes": self.changes(),
+            "profile": profile_of(self.options),
+            "reproduced": self.reproduced,
+            "total": self.total,
+            "loose": {axis: list(values) for axis, values in self.loose},
+            "first_difference": self.first_difference,
+        }
+
+
+def _closeness(reproducer: Reproducer, options: Options) -> tuple[int, int]:
+    """(cases reproduced, how far into the statistics the cases agree)."""
+    reproduced = depth = 0
+    for index, target in enumerate(reproducer.targets):
+        result = reproducer.score(options, index)
+        if result is None:
+            continue
+        order = stages(target)
+        difference = first_difference(target, result, reproducer.tolerance)
+        if difference is None:
+            reproduced += 1
+            depth += len(order)
+        else:
+            depth += order.index(difference.field.partition("[")[0])
+    return reproduced, depth
+
+
+def _closer(reproducer: Reproducer, options: Options) -> Options | None:
+    """The one change that brings the reference closest, if any brings it closer."""
+    best, best_score = None, _closeness(reproducer, options)
+    for change in single_changes(options):
+        candidate = changed(options, [change])
+        if candidate is None:
+            continue
+        score = _closeness(reproducer, candidate)
+        if score > best_score:
+            best, best_score = candidate, score
+    return best
+
+
+def _loose(reproducer: Reproducer, options: Options) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each axis with the other values under which every case is reproduced too."""
+    others: dict[str, list[str]] = {}
+    for axis, value in single_changes(options):
+        candidate = changed(options, [(axis, value)])
+        if candidate is not None and reproducer.reproduces(candidate):
+            others.setdefault(axis, []).append(value)
+    return tuple((axis, tuple(values)) for axis, values in others.items())
+
+
+def infer(
+    impl: str,
+    metric: str,
+    start: Options,
+    samples: Sequence[Sample],
+    targets: Sequence[Result],
+    tolerance: Tolerance,
+) -> Inference:
+    """The configuration of the reference, searched from ``start``, that
+    reproduces ``targets`` (the implementation's results) on ``samples``."""
+    reproducer = Reproducer(metric, samples, targets, tolerance)
+    current = start
+    for _ in range(MAX_ROUNDS):
+        explanation = explain(metric, current, samples, targets, tolerance)
+        if explanation.options is not None:
+            current = explanation.options
+            break
+        step = _closer(reproducer, current)
+        if step is None:
+            break
+        current = step
+    reproduced, _ = _closeness(reproducer, current)
+    if reproduced == len(targets):
+        return Inference(impl, metric, start, current, reproduced, len(targets),
+                         _loose(reproducer, current))
+    difference = reproducer.difference(current)
+    return Inference(impl, metric, start, current, reproduced, len(targets),
+                     first_difference=str(difference or ""))

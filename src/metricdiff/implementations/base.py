@@ -1,0 +1,205 @@
+"""The one small interface every implementation is driven through.
+
+An adapter names its peer, reports the peer's version and availability, declares
+the peer's default profile in the convention vocabulary, says which axis values it
+can honour (and refuses the rest), and returns the same result type as the
+reference, on the same scale.  Library quirks live here, never in the reference.
+"""
+
+from __future__ import annotations
+
+import abc
+import importlib
+import importlib.metadata
+from collections.abc import Collection, Mapping, Sequence
+from typing import ClassVar, Generic, TypeVar
+
+import attrs
+
+from metricdiff.profiles import (
+    AXES,
+    BleuOptions,
+    ConventionError,
+    RougeOptions,
+    profile_of,
+    signature,
+    with_overrides,
+)
+from metricdiff.statistics import BleuResult, RougeResult
+
+#: The options and result types of one metric family.
+OptionsT = TypeVar("OptionsT", BleuOptions, RougeOptions)
+ResultT = TypeVar("ResultT", BleuResult, RougeResult)
+
+#: Each segment's references, in order; ``None`` marks a missing reference.
+References = Sequence[Sequence[str | None]]
+
+#: Marks an axis whose every value an adapter can honour.
+ANY = None
+
+
+@attrs.frozen
+class Tolerance:
+    """How far an implementation's numbers may stray from an exact value and still
+    count as equal, and why.  Counts are always compared exactly."""
+
+    absolute: float = 0.0
+    relative: float = 1e-9
+    reason: str = "Python floats: the same formula in another order of operations"
+
+    def allows(self, expected: float, actual: float, floor: float) -> bool:
+        """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
+        bound = max(floor, self.absolute, self.relative * abs(expected))
+        return abs(expected - actual) <= bound
+
+
+class UnsupportedOption(ConventionError):
+    """An axis value the chosen implementation cannot honour."""
+
+
+class AdapterUnavailable(RuntimeError):
+    """The peer library is not installed; the message says how to install it."""
+
+
+class InvalidOutput(ValueError):
+    """The implementation answered, but not with a score (a user's program whose
+    output has no number in it): an ``invalid-output`` outcome, not a crash."""
+
+
+class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
+    """One peer's implementation of one metric family (BLEU or ROUGE).
+
+    Subclasses set the class attributes and implement ``default_options`` and
+    ``corpus_score``; ``settable`` maps each axis the adapter can change to the
+    values (as text) it accepts, or ``ANY``.  An axis missing from ``settable``
+    is fixed at the declared default.
+    """
+
+    name: ClassVar[str]
+    #: PyPI distribution whose version identifies the implementation.
+    distribution: ClassVar[str | None] = None
+    #: Modules that must import for the adapter to work.
+    modules: ClassVar[tuple[str, ...]] = ()
+    install_hint: ClassVar[str] = "pip install 'metricdiff[peers]'"
+    #: ``bleu`` or ``rouge``; a peer with both has one adapter class per family.
+    family: ClassVar[str] = "bleu"
+    metrics: ClassVar[tuple[str, ...]] = ("bleu",)
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
+    #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
+    #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
+    own_stemmer: ClassVar[str | None] = None
+    #: Settings its users often choose instead of the defaults (sacrebleu's
+    #: ``--tokenize intl``), by name: the audit runs each as one more participant,
+    #: ``<name>+<variant>``, because papers report numbers under them too.
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: How closely its numbers are expected to match an exact derivation.
+    tolerance: ClassVar[Tolerance] = Tolerance()
+    #: A user's own implementation (``python:``, ``cmd:``): its profile is what the
+    #: user declares with ``-o``, unknown (and inferred by the audit) without it.
+    user_profile: ClassVar[bool] = False
+    #: How many cases ``metricdiff.scoring.execution`` hands to one ``score_cases`` call;
+    #: an adapter with a high fixed cost per call (a process) wants more.
+    batch_size: ClassVar[int] = 200
+
+    def version(self) -> str:
+        """The installed version of the peer, or ``unknown``."""
+        if self.distribution is None:
+            from metricdiff import __version__
+
+            return __version__
+        try:
+            return importlib.metadata.version(self.distribution)
+        except importlib.metadata.PackageNotFoundError:
+            return "not-installed"
+
+    def unavailable_reason(self) -> str | None:
+        """Why the adapter cannot run here (with the install command), or None."""
+        for module in self.modules:
+            try:
+                importlib.import_module(module)
+            except Exception as error:  # any import failure makes the peer unusable
+                return (
+                    f"{self.name}: cannot import {module} ({error}); "
+                    f"install: {self.install_hint}"
+                )
+        return None
+
+    def ensure_available(self) -> None:
+        reason = self.unavailable_reason()
+        if reason is not None:
+            raise AdapterUnavailable(reason)
+
+    @abc.abstractmethod
+    def default_options(self, metric: str) -> OptionsT:
+        """The declared default profile: the peer's value on every axis."""
+
+    def check_metric(self, metric: str) -> None:
+        if metric not in self.metrics:
+            raise UnsupportedOption(
+                f"{self.name} does not implement {metric!r} (it implements: "
+                f"{', '.join(self.metrics)})"
+            )
+
+    def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> OptionsT:
+        """The default profile with ``overrides`` applied, refusing what the peer
+        cannot honour.  ROUGE's ``variant`` and ``n`` come from the metric name."""
+        self.check_metric(metric)
+        overrides = overrides or {}
+        for axis in ("variant", "n"):
+            if axis in overrides and self.family == "rouge":
+                raise ConventionError(f"axis {axis!r} is set by the metric name ({metric})")
+        default = self.default_options(metric)
+        options = with_overrides(default, overrides)
+        self.check(default, options)
+        return options
+
+    def check(self, default: OptionsT, options: OptionsT) -> None:
+        """Raise UnsupportedOption for every axis set to a value the peer lacks."""
+        wanted, declared = profile_of(options), profile_of(default)
+        for axis, value in wanted.items():
+            if value == declared[axis]:
+                continue
+            allowed = self.settable.get(axis, ())
+            if allowed is not ANY and value not in allowed:
+                choices = f"accepts: {', '.join(allowed)}" if allowed else "it is fixed"
+                raise UnsupportedOption(
+                    f"{self.name} cannot honour {axis}={value} "
+                    f"(its {AXES[axis].name} is {declared[axis]}; {choices})"
+                )
+
+    @abc.abstractmethod
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> ResultT:
+        """The corpus score of ``hyps`` against each segment's ``refs``."""
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> list[ResultT]:
+        """Each segment scored on its own, under the same options."""
+        return [
+            self.corpus_score(metric, [hyp], [seg], options)
+            for hyp, seg in zip(hyps, refs, strict=True)
+        ]
+
+    def score_cases(
+        self,
+        metric: str,
+        cases: Sequence[tuple[Sequence[str], References]],
+        options: OptionsT,
+    ) -> list[ResultT | BaseException]:
+        """Each case ``(hyps, refs)`` scored as a corpus, in order: its result, or
+        the exception its ``corpus_score`` raised.  One case's failure never costs
+        another its result.  The default calls ``corpus_score`` once per case; an
+        adapter whose calls are expensive (a process each) overrides it to score
+        many cases at once, with the same outcome per case."""
+        outcomes: list[ResultT | BaseException] = []
+        for hyps, refs in cases:
+            try:
+                outcomes.append(self.corpus_score(metric, hyps, refs, options))
+            except Exception as error:  # recorded as this case's outcome
+                outcomes.append(error)
+        return outcomes
+
+    def signature(self, metric: str, options: OptionsT) -> str:
+        return signature(metric, f"{self.name}-{self.version()}", options)

@@ -1,0 +1,214 @@
+"""py-rouge (PyPI ``py-rouge``, 1.1): ``rouge.Rouge(...).get_scores``.
+
+It installs a top-level package ``rouge``, as pltrdy's ``rouge`` does, so it is
+loaded from a directory of its own (``implementations/peers/_isolated.py``; install with
+``scripts/install-isolated-peers.sh``).  Its ``__version__`` says 1.0.0; the
+distribution is 1.1.
+
+Declared default profile, read from ``rouge/rouge.py``; the constructor defaults
+are kept except ``metrics``/``max_n``, which select the metric (the bare
+``Rouge()`` computes nothing: ``DEFAULT_METRICS = {"rouge-n"}`` with ``max_n=None``
+yields no ``rouge-N`` key):
+
+* Text (``_preprocess_summary_as_a_whole`` / ``_per_sentence``): ``text.lower()``,
+  every character outside ``[A-Za-z0-9]`` becomes a space (``REMOVE_CHAR_PATTERN``),
+  then ``nltk.word_tokenize``; so ``tokenize=rouge-score`` (non-ASCII letters
+  vanish), except that the Treebank tokenizer still splits the contractions it
+  knows: "gonna" -> "gon na", "wanna", "gotta", "gimme", "lemme" alike ("cannot"
+  is protected by the ``_cannot_`` hack).  ``lowercase=none`` (the lowercasing is
+  part of that tokenization).
+* ``word_tokenize`` needs NLTK's punkt model (it first runs ``sent_tokenize``).
+  The text it receives holds only ``[a-z0-9_ ]``, on which punkt finds no sentence
+  boundary and returns the text whole, so when the model is not installed the
+  adapter replaces ``Rouge.tokenize_text`` on its isolated copy by
+  ``nltk.word_tokenize(text, language, preserve_line=True)``, the same Treebank
+  step without the sentence split (identical output; checked against the real
+  one by the tests where punkt is installed).
+* ``stemmer=porter-rouge155-wordnet``, nearly: ``stemming=True`` looks each token
+  longer than 3 characters (``stem_min_length=3``) up in py-rouge's own exception
+  table (``wordnet_key_value.txt`` plus ``..._special_cases.txt``, 6,067 entries)
+  and otherwise applies NLTK's ``PorterStemmer('ORIGINAL_ALGORITHM')``
+  (``ensure_compatibility=True``), an imitation of ROUGE-1.5.5's ``-m``.  There is
+  no axis value for this exact stemmer; the one it imitates is declared.
+  ``stemming=False`` is ``stemmer=none``.  The table and the stemmer are class
+  attributes loaded by the first ``Rouge()`` of the process.
+* ``sentence_split=newline`` (``split_into_sentences`` with
+  ``ensure_compatibility=True``); ROUGE-L and ROUGE-W are summary level over them
+  (``_compute_ngrams_lcs``): metricdiff's ``rouge-l`` and ``rouge-lsum`` both map
+  to py-rouge's ``rouge-l``.  ROUGE-N joins the sentences first.
+* ``truncate=bytes:665``, ``truncate_side=both``: ``limit_length=True,
+  length_limit=665, length_limit_type='bytes'`` apply to hypotheses and
+  references, before tokenizing, and count *characters* of the stripped
+  sentences (the joining spaces are not counted).  ``words:N`` counts raw
+  whitespace tokens; ``none`` is ``limit_length=False``.
+* ``multi_ref=pooled``: ``apply_avg=True`` sums the hypothesis, reference and
+  overlap counts over the references; ``apply_best=True`` (with
+  ``apply_avg=False``) keeps the reference with the largest recall, the first on
+  ties (``best-recall``) -- for ROUGE-W by ``(overlap / ref_count^(1/w))^(1/w)``,
+  not by its recall.
+* ``f_measure=alpha=0.5`` (``_compute_f_score``: P R / ((1 - a) P + a R), 0 if P
+  or R is 0); any alpha.  ``corpus_average=macro``: the per-sample R, P, F are
+  summed and divided by the number of samples.
+* ROUGE-W: ``wlcs=rouge155`` (f(sum_i |r_i|^w) as base, runs on reference
+  positions), ``weight=1.0`` -- ``weight_factor`` defaults to 1.0, which makes
+  ROUGE-W equal to ROUGE-L.  ``weight_factor`` also enters ROUGE-L's P and R
+  (``_compute_p_r_f_score(..., self.weight_factor)``): with weight != 1,
+  py-rouge's ROUGE-L is (LCS/n)^(1/w).
+* ROUGE-N: ``counts=multiset``, but the n-gram total is ``len(tokens) - (n - 1)``,
+  negative for a text shorter than n - 1 tokens; pooled over references that can
+  push recall above 1.  ``empty_policy=zero``, ``report=f``, ``rounding=exact``.
+
+Counts: from the library's own ``_preprocess_summary_*`` and
+``Rouge._compute_ngrams`` / ``Rouge._compute_ngrams_lcs`` for each reference,
+summed for ``pooled``; for ``best-recall`` those of the reference the library's
+rule keeps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, ClassVar
+
+from metricdiff.implementations.base import ANY, References
+from metricdiff.implementations.peers import _isolated
+from metricdiff.implementations.peers._rouge_common import (
+    ANY_ALPHA,
+    ROUGE_N_METRICS,
+    IsolatedPeerAdapter,
+    alpha_of,
+    punkt_available,
+    result,
+    summed_counts,
+)
+from metricdiff.profiles.rouge import RougeOptions
+from metricdiff.statistics import RougeResult
+
+
+def _key(metric: str) -> str:
+    """py-rouge's result key."""
+    return "rouge-l" if metric == "rouge-lsum" else metric
+
+
+def _tokenize_without_punkt(text: str, language: str = "english") -> list[str]:
+    """``nltk.word_tokenize`` minus its punkt sentence split (see the docstring)."""
+    import nltk
+
+    tokens: list[str] = nltk.word_tokenize(text, language, preserve_line=True)
+    return tokens
+
+
+class PyRougeAdapter(IsolatedPeerAdapter):
+    """py-rouge 1.1: ROUGE-N, summary-level ROUGE-L and ROUGE-W."""
+
+    name = "py-rouge"
+    distribution = "py-rouge"
+    modules = ("nltk",)
+    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w")
+    # The departures from Lin 2004's profile (RougeOptions' defaults); every
+    # axis not named here is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {
+        "weight": 1.0,
+        "tokenize": "rouge-score",
+        "stemmer": "porter-rouge155-wordnet",
+        "multi_ref": "pooled",
+        "report": "f",
+        "wlcs": "rouge155",
+        "truncate": "bytes:665",
+        "truncate_side": "both",
+    }
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
+        "stemmer": ("none",),
+        "truncate": ANY,
+        "multi_ref": ("pooled", "best-recall"),
+        "f_measure": ANY_ALPHA,
+        "weight": ANY,
+        "report": ANY,
+    }
+
+    def rouge(self, peer: _isolated.LoadedPeer, metric: str, options: RougeOptions) -> Any:
+        """``rouge.Rouge`` computing ``metric`` as ``options`` say (inside ``active``)."""
+        rouge_class = peer.module.Rouge
+        if not punkt_available():
+            rouge_class.tokenize_text = staticmethod(_tokenize_without_punkt)
+        unit, _, limit = options.truncate.partition(":")
+        if options.variant == "n":
+            metrics, max_n = ["rouge-n"], options.n
+        else:
+            metrics, max_n = ["rouge-w" if options.variant == "w" else "rouge-l"], None
+        return rouge_class(
+            metrics=metrics,
+            max_n=max_n,
+            limit_length=unit != "none",
+            length_limit=int(limit) if limit else 665,
+            length_limit_type=unit if unit != "none" else "bytes",
+            apply_avg=options.multi_ref == "pooled",
+            apply_best=options.multi_ref == "best-recall",
+            stemming=options.stemmer != "none",
+            alpha=alpha_of(options),
+            weight_factor=options.weight,
+            ensure_compatibility=True,
+        )
+
+    def _run(self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions,
+             per_segment: bool) -> list[RougeResult]:
+        """The corpus score (one item), or each segment's."""
+        self.prepared(metric, options)
+        segments = self.segments(hyps, refs)
+        key = _key(metric)
+        with _isolated.active(self.name) as peer:
+            rouge = self.rouge(peer, metric, options)
+            counts = [_counts(rouge, hyp, seg, options) for hyp, seg in segments]
+            if per_segment:
+                scores = [rouge.get_scores([hyp], [seg])[key] for hyp, seg in segments]
+                return [result(s["r"], s["p"], s["f"], c)
+                        for s, c in zip(scores, counts, strict=True)]
+            score = rouge.get_scores([hyp for hyp, _ in segments],
+                                     [seg for _, seg in segments])[key]
+        pairs = [result(0, 0, 0, c) for c in counts]
+        return [result(score["r"], score["p"], score["f"], summed_counts(pairs))]
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        return self._run(metric, hyps, refs, options, per_segment=False)[0]
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> list[RougeResult]:
+        return self._run(metric, hyps, refs, options, per_segment=True)
+
+
+def _counts(rouge: Any, hyp: str, refs: list[str],
+            options: RougeOptions) -> tuple[float, float, float]:
+    """(overlap, hypothesis count, reference count) as ``_get_scores_rouge_*``
+    compute them, pooled or of the kept reference."""
+    cls = type(rouge)
+    if options.variant == "n":
+        hyp_text = rouge._preprocess_summary_as_a_whole(hyp)
+        per_ref = [cls._compute_ngrams(hyp_text, rouge._preprocess_summary_as_a_whole(ref),
+                                       options.n) for ref in refs]
+        weight = 1.0
+    else:
+        weight = rouge.weight_factor if options.variant == "w" else 1.0
+        hyp_sentences = rouge._preprocess_summary_per_sentence(hyp)
+        per_ref = [cls._compute_ngrams_lcs(hyp_sentences,
+                                           rouge._preprocess_summary_per_sentence(ref), weight)
+                   for ref in refs]
+    if rouge.apply_avg:
+        return (float(sum(c[2] for c in per_ref)), float(sum(c[0] for c in per_ref)),
+                float(sum(c[1] for c in per_ref)))
+    best: tuple[float, float, float] | None = None
+    best_key = 0.0
+    for hyp_count, ref_count, overlap in per_ref:
+        if options.variant == "w":
+            inverse = 1.0 / rouge.weight_factor
+            key = (overlap / ref_count**inverse) ** inverse
+        else:
+            # ROUGE-N's rule scores without weight_factor, ROUGE-L's with it
+            score = cls._compute_p_r_f_score(hyp_count, ref_count, overlap, rouge.alpha,
+                                             1.0 if options.variant == "n" else rouge.weight_factor)
+            key = score["r"]
+        if best is None or key > best_key:
+            best, best_key = (float(overlap), float(hyp_count), float(ref_count)), key
+    assert best is not None
+    return best

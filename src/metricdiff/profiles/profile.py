@@ -1,0 +1,142 @@
+"""Options as profiles: overriding axes from ``-o axis=value`` text, listing the
+values on every axis, and writing the one-line signature and reading it back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TypeVar
+
+import attrs
+
+from metricdiff.profiles.axes import AXES, ConventionError, axis_named
+
+Options = TypeVar("Options", bound=attrs.AttrsInstance)
+
+
+def axis_names(options_type: type[attrs.AttrsInstance]) -> tuple[str, ...]:
+    """The axes an options type has, in signature order."""
+    return tuple(field.name for field in attrs.fields(options_type))
+
+
+def with_overrides(options: Options, overrides: Mapping[str, str]) -> Options:
+    """``options`` with the axes in ``overrides`` (axis name -> text) replaced.
+
+    Raises ConventionError naming the axis when a name or value is unknown or the
+    result is inconsistent (for instance four weights with max_order=2).
+    """
+    known = axis_names(type(options))
+    changes = {}
+    for name, text in overrides.items():
+        axis = axis_named(name)
+        if name not in known:
+            raise ConventionError(f"axis {name!r} does not apply to this metric")
+        changes[name] = axis.parse(text)
+    try:
+        evolved: Options = attrs.evolve(options, **changes)  # type: ignore[misc]
+        return evolved
+    except (TypeError, ValueError) as error:
+        raise ConventionError(str(error)) from None
+
+
+def profile_of(options: attrs.AttrsInstance) -> dict[str, str]:
+    """Every axis of ``options`` with its value written as text."""
+    return {
+        name: AXES[name].format(value)
+        for name, value in attrs.asdict(options, recurse=False).items()
+    }
+
+
+def signature(metric: str, impl: str, options: attrs.AttrsInstance) -> str:
+    """The one-line signature, e.g. ``bleu|impl:sacrebleu-2.6.0|tok:13a|...``."""
+    parts = [metric, f"impl:{impl}"]
+    parts += [f"{AXES[name].short}:{text}" for name, text in profile_of(options).items()]
+    return "|".join(parts)
+
+
+#: The component that stands for every axis when the profile is unknown.
+UNKNOWN_PROFILE = "profile:unknown"
+
+
+def unknown_signature(metric: str, impl: str) -> str:
+    """The signature of a score whose conventions nobody declared (a user's own
+    implementation without ``-o``): ``bleu|impl:python:my.py:bleu-local|profile:unknown``.
+    Stating the paper's axes instead would claim what nobody knows."""
+    return f"{metric}|impl:{impl}|{UNKNOWN_PROFILE}"
+
+
+#: Components a shortened signature may carry in place of the axes it leaves out.
+_ELISIONS = ("…", "...")
+
+
+@attrs.frozen
+class ParsedSignature:
+    """A signature read back: the metric, the implementation (``name-version``,
+    None if the signature omits it) and each axis it states, by axis name, with
+    the value in the canonical text ``signature`` writes.  A shortened signature
+    (as papers print them) states only some axes.  ``profile_unknown``: the
+    signature says ``profile:unknown`` (``unknown_signature``), and ``profile`` is
+    empty because there is nothing to state."""
+
+    metric: str
+    impl: str | None
+    profile: dict[str, str]
+    profile_unknown: bool = False
+
+
+def _short_names() -> dict[str, str]:
+    return {axis.short: axis.name for axis in AXES.values()}
+
+
+def parse_signature(text: str) -> ParsedSignature:
+    """The inverse of ``signature`` and ``unknown_signature``:
+    ``bleu|impl:sacrebleu-2.6.0|tok:13a|...`` or ``bleu|impl:...|profile:unknown``.
+
+    Axes may be missing or elided with ``…``; an unknown key, an unknown value, a
+    key given twice, or ``profile:unknown`` together with axes raises
+    ConventionError.  Whether the metric name and the axes fit together is left to
+    the caller (``metricdiff.profiles.metrics`` knows that).
+    """
+    metric, *components = [part.strip() for part in text.strip().split("|")]
+    if not metric or ":" in metric:
+        raise ConventionError(
+            f"signature {text.strip()[:40]!r} must start with the metric name, e.g. 'bleu|...'"
+        )
+    shorts = _short_names()
+    impl: str | None = None
+    profile: dict[str, str] = {}
+    unknown = False
+    for component in components:
+        if component in _ELISIONS:
+            continue
+        key, sep, value = component.partition(":")
+        if not sep:
+            raise ConventionError(f"signature component {component!r}: expected KEY:VALUE")
+        if key == "impl":
+            if impl is not None:
+                raise ConventionError("signature gives 'impl' twice")
+            impl = value
+            continue
+        if key == "profile":
+            if component != UNKNOWN_PROFILE:
+                raise ConventionError(
+                    f"signature component {component!r}: the only profile is "
+                    f"{UNKNOWN_PROFILE!r}; state axes as KEY:VALUE"
+                )
+            if unknown:
+                raise ConventionError(f"signature gives {UNKNOWN_PROFILE!r} twice")
+            unknown = True
+            continue
+        if key not in shorts:
+            raise ConventionError(
+                f"unknown signature key {key!r} (known: impl, profile, {', '.join(shorts)})"
+            )
+        axis = AXES[shorts[key]]
+        if axis.name in profile:
+            raise ConventionError(f"signature gives {key!r} ({axis.name}) twice")
+        profile[axis.name] = axis.format(axis.parse(value))
+    if unknown and profile:
+        raise ConventionError(
+            f"signature says {UNKNOWN_PROFILE!r} but also states "
+            f"{', '.join(profile)}: it is one or the other"
+        )
+    return ParsedSignature(metric, impl, profile, profile_unknown=unknown)
