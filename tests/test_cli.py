@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.cli import main
 
 
@@ -119,6 +120,23 @@ def test_check_writes_reports(capsys, tmp_path, root):
     assert (tmp_path / "check.md").read_text().startswith("# metricdiff check")
     data = json.loads((tmp_path / "check.json").read_text())
     assert data["outcomes"] and all(o["impl"] == "reference" for o in data["outcomes"])
+    assert " 0 problems" in out
+
+
+def test_check_outside_the_repository_runs_the_bundled_cases(
+    capsys, tmp_path, root, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # no fixtures/ or spec/ here
+    status, out, _ = run(capsys, "check", "--impl", "reference", "--out", "out")
+    assert status == 0
+    # The bundled cases are the repository's fixture files and the specs' worked
+    # examples, read here straight from the checkout.
+    cases = load_all(root / "fixtures") + [
+        case for spec in sorted((root / "spec").glob("*.md")) for case in load_spec_examples(spec)
+    ]
+    data = json.loads((tmp_path / "out" / "check.json").read_text())
+    assert {o["case"] for o in data["outcomes"]} == {case.id for case in cases}
+    assert out.splitlines()[-1].startswith(f"{len(cases)} cases, 1 implementation")
     assert " 0 problems" in out
 
 

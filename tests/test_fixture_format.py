@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from metricdiff.cases.bundled import bundled_cases
 from metricdiff.cases.fixtures import FixtureError, load_all, load_file
 
 GOOD = '''format = 1
@@ -50,3 +51,16 @@ def test_duplicate_ids_across_files(tmp_path):
     (tmp_path / "b.toml").write_text(GOOD)
     with pytest.raises(FixtureError, match="duplicate case id must_example"):
         load_all(tmp_path)
+
+
+def test_bundled_cases_are_located_without_the_machines_path(root):
+    # The tests run on the checkout's source: its fixtures/ and spec/ are the
+    # bundled ones, named from the checkout in every location (and so in reports).
+    cases = bundled_cases()
+    basics = next(case for case in cases if case.id == "must_basic_exact_match")
+    line = (root / "fixtures" / "bleu" / "basics.toml").read_text().splitlines().index(
+        'id = "must_basic_exact_match"') + 1
+    assert basics.location == f"fixtures/bleu/basics.toml:{line}"
+    spec_locations = {case.location.rsplit(":", 1)[0] for case in cases
+                      if not case.location.startswith("fixtures/")}
+    assert spec_locations == {"spec/bleu.md", "spec/rouge.md"}

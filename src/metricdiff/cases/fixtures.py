@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from metricdiff.cases import bundled
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -156,7 +158,7 @@ def load_file(path: Path) -> list[Case]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise FixtureError(f"{path}:1: cannot read fixture file: {error}") from None
-    return parse_cases(text, path)
+    return parse_cases(text, bundled.shown(path))
 
 
 def load_spec_examples(path: Path) -> list[Case]:
@@ -165,7 +167,7 @@ def load_spec_examples(path: Path) -> list[Case]:
     cases: list[Case] = []
     for block in _EXAMPLE_BLOCK.finditer(text):
         first_line = text.count("\n", 0, block.start(1))
-        cases += parse_cases(block.group(1), path, first_line)
+        cases += parse_cases(block.group(1), bundled.shown(path), first_line)
     return cases
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
 from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
@@ -80,23 +81,20 @@ def output_folder(path: str, option: str = "--out") -> Path:
     return folder
 
 
-#: Where ``--fixtures`` points when it is not given (``audit``, ``check``).
-DEFAULT_FIXTURES = "fixtures"
-
-
 def fixtures_folder(given: str | None) -> Path:
     """The ``--fixtures`` folder, checked to hold fixture files (FixtureError, one
-    line naming it, if not).  The default is relative to the current directory,
-    which is what goes wrong outside the repository: the error says so."""
-    root = Path(given or DEFAULT_FIXTURES)
+    line naming it, if not); by default the fixtures that ship with metricdiff."""
+    if given is not None:
+        root = Path(given)
+        check_fixture_folder(root)
+        return root
+    root = bundled.fixtures_folder()
     try:
         check_fixture_folder(root)
     except FixtureError as error:
-        if given is not None:
-            raise
         raise FixtureError(
-            f"{error} (the default --fixtures, relative to the current directory: run "
-            "from the repository root or give --fixtures DIR)"
+            f"{error} (the bundled fixtures are missing from this installation of "
+            "metricdiff: reinstall it, or give --fixtures DIR)"
         ) from None
     return root
 
@@ -109,7 +107,6 @@ def isatty(stream: Any) -> bool:
 
 
 __all__ = [
-    "DEFAULT_FIXTURES",
     "EXIT_IMPLEMENTATION_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",

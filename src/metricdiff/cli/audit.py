@@ -187,8 +187,8 @@ def register(commands: Commands) -> None:
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
-    audit.add_argument("--fixtures", help="fixture folder (default: fixtures/, used unless "
-                       "--hyp or --generate is given alone)")
+    audit.add_argument("--fixtures", help="fixture folder (default: the fixtures that ship "
+                       "with metricdiff, used unless --hyp or --generate is given alone)")
     audit.add_argument("--hyp", help="your hypotheses, one segment per line")
     audit.add_argument("--ref", action="append", default=[], help="your references")
     audit.add_argument("--generate", type=int, default=0, metavar="N",

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
 from metricdiff.cli._common import Commands
 from metricdiff.profiles.metrics import METRICS
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     cases: list[tuple[snapshot.SnapCase, str]] = []
     inputs: list[snapshot.InputFile] = []
     if use_fixtures:
-        files = snapshot.fixture_files(Path(args.fixtures or "fixtures"))
+        given = Path(args.fixtures) if args.fixtures else bundled.fixtures_folder()
+        files = snapshot.fixture_files(given)
         cases += [(case, metric) for case, metric in snapshot.fixture_cases(files)
                   if not args.metric or metric in args.metric]
         inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
@@ -86,8 +88,8 @@ def register(commands: Commands) -> None:
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
     snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
-                      "each implementation's default profile (default: fixtures/, used "
-                      "unless --hyp is given alone)")
+                      "each implementation's default profile (default: the fixtures that "
+                      "ship with metricdiff, used unless --hyp is given alone)")
     snap.add_argument("--hyp", help="your hypotheses, one segment per line: each line and "
                       "the whole corpus are scored")
     snap.add_argument("--ref", action="append", default=[],
