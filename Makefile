@@ -16,7 +16,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[peers,html,ray,dev]'
-	PYTHON=$(BIN)/python scripts/install-isolated-peers.sh
+	$(BIN)/metricdiff install-peers
 	touch $(STAMP)
 
 # The main job: every available implementation on the bundled fixtures and the
