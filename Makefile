@@ -30,10 +30,10 @@ REPORT_AUDIT = --fixtures fixtures --generate 2000 --seed 0
 report: $(STAMP)
 	$(BIN)/metricdiff check --out reports
 	$(BIN)/metricdiff audit $(REPORT_AUDIT) --jobs 2 --out reports | tee reports/audit.txt
-	$(BIN)/python -m metricdiff.reports.freshness write reports $(REPORT_AUDIT)
+	$(BIN)/python scripts/report_freshness.py write reports $(REPORT_AUDIT)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/mypy
 
 test: lint

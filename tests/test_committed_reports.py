@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from metricdiff.reports.freshness import stale_lines
+from report_freshness import stale_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"

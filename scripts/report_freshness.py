@@ -8,8 +8,9 @@ whether it could run at all).  ``make report`` writes a fingerprint of all of
 these to ``reports/FINGERPRINT``; the test suite recomputes it and fails, naming
 what changed, when the two differ.
 
-``python -m metricdiff.reports.freshness write DIR AUDIT-ARGS...`` (after the
-audit; the arguments are recorded for the reader) and ``... check DIR``.
+``python scripts/report_freshness.py write DIR AUDIT-ARGS...`` (after the
+audit; the arguments are recorded for the reader) and ``... check DIR``.  It is
+repository tooling: it ships with the checkout, not in the wheel.
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def stale_lines(project: Path, reports: Path) -> list[str]:
 
 def main(argv: Sequence[str]) -> int:
     if len(argv) < 2 or argv[0] not in ("write", "check"):
-        print("usage: python -m metricdiff.reports.freshness write DIR AUDIT-ARGS... | "
+        print("usage: python scripts/report_freshness.py write DIR AUDIT-ARGS... | "
               "check DIR", file=sys.stderr)
         return 2
     reports, project = Path(argv[1]), Path.cwd()
