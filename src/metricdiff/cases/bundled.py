@@ -56,15 +56,7 @@ def shown(path: Path) -> Path:
 def bundled_cases() -> list[Case]:
     """Every bundled case: the fixture files' and the specs' worked examples, with
     IDs unique across both (FixtureError, naming both places, if not)."""
-    from metricdiff.cases.fixtures import FixtureError, load_all, load_spec_examples
+    from metricdiff.cases.fixtures import load_all, load_spec_examples, with_unique_ids
 
-    cases = load_all(fixtures_folder())
-    seen = {case.id: case.location for case in cases}
-    for spec in spec_files():
-        for case in load_spec_examples(spec):
-            if case.id in seen:
-                raise FixtureError(f"{case.location}: duplicate case id {case.id} "
-                                   f"(first at {seen[case.id]})")
-            seen[case.id] = case.location
-            cases.append(case)
-    return cases
+    examples = (case for spec in spec_files() for case in load_spec_examples(spec))
+    return with_unique_ids([*load_all(fixtures_folder()), *examples])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -187,15 +187,19 @@ def check_fixture_folder(root: Path) -> None:
         raise FixtureError(f"{root}: no fixture files (*.toml) in this folder")
 
 
+def with_unique_ids(cases: Iterable[Case]) -> list[Case]:
+    """``cases`` as a list; FixtureError, naming both places, at an ID seen twice."""
+    kept: list[Case] = []
+    seen: dict[str, str] = {}
+    for case in cases:
+        if case.id in seen:
+            raise FixtureError(f"{case.location}: duplicate case id {case.id} "
+                               f"(first at {seen[case.id]})")
+        seen[case.id] = case.location
+        kept.append(case)
+    return kept
+
+
 def load_all(root: Path) -> list[Case]:
     """Every case under ``root``; IDs must be unique across files."""
-    cases: list[Case] = []
-    seen: dict[str, str] = {}
-    for path in iter_fixture_files(root):
-        for case in load_file(path):
-            if case.id in seen:
-                raise FixtureError(f"{case.location}: duplicate case id {case.id} "
-                                   f"(first at {seen[case.id]})")
-            seen[case.id] = case.location
-            cases.append(case)
-    return cases
+    return with_unique_ids(case for path in iter_fixture_files(root) for case in load_file(path))
