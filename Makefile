@@ -27,7 +27,7 @@ $(STAMP): pyproject.toml
 # report.html / report.json, findings.json, audit.txt), written to reports/ -- the
 # project's committed living documentation; FINGERPRINT records what made it, and
 # a test fails when stale.
-REPORT_AUDIT = --fixtures fixtures --generate 2000 --seed 0
+REPORT_AUDIT = --fixtures --generate 2000 --seed 0
 
 report: $(STAMP)
 	$(BIN)/metricdiff check --out reports

@@ -81,10 +81,17 @@ def output_folder(path: str, option: str = "--out") -> Path:
     return folder
 
 
+def add_fixtures_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--fixtures [DIR]``: DIR, or with no DIR the bundled cases (``""``), which
+    is how to add them to a command's other inputs without naming where they are."""
+    parser.add_argument("--fixtures", nargs="?", const="", metavar="DIR", help=help)
+
+
 def fixtures_folder(given: str | None) -> Path:
     """The ``--fixtures`` folder, checked to hold fixture files (FixtureError, one
-    line naming it, if not); by default the fixtures that ship with metricdiff."""
-    if given is not None:
+    line naming it, if not); by default (None, or ``--fixtures`` without DIR)
+    the fixtures that ship with metricdiff."""
+    if given:
         root = Path(given)
         check_fixture_folder(root)
         return root
@@ -113,6 +120,7 @@ __all__ = [
     "Commands",
     "ImplementationFailed",
     "Parser",
+    "add_fixtures_option",
     "available_adapter",
     "computes",
     "fixtures_folder",

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from metricdiff.cases.files import InputError
 from metricdiff.cli._common import (
     Commands,
+    add_fixtures_option,
     computes,
     fixtures_folder,
     isatty,
@@ -187,8 +188,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
-    audit.add_argument("--fixtures", help="fixture folder (default: the fixtures that ship "
-                       "with metricdiff, used unless --hyp or --generate is given alone)")
+    add_fixtures_option(audit, "fixture folder (default, or without DIR: the fixtures that "
+                        "ship with metricdiff; used unless --hyp or --generate is given "
+                        "alone)")
     audit.add_argument("--hyp", help="your hypotheses, one segment per line")
     audit.add_argument("--ref", action="append", default=[], help="your references")
     audit.add_argument("--generate", type=int, default=0, metavar="N",

@@ -7,7 +7,13 @@ import sys
 
 from metricdiff.cases.bundled import bundled_cases
 from metricdiff.cases.fixtures import load_all
-from metricdiff.cli._common import Commands, fixtures_folder, output_folder, plural
+from metricdiff.cli._common import (
+    Commands,
+    add_fixtures_option,
+    fixtures_folder,
+    output_folder,
+    plural,
+)
 from metricdiff.implementations import AnyAdapter, adapter_for_family, adapter_names, families_of
 
 
@@ -65,9 +71,9 @@ def register(commands: Commands) -> None:
         "on them); 2 for bad input (an unknown implementation, a missing or malformed "
         "fixture folder, an --out folder that cannot be created).",
     )
-    check.add_argument("--fixtures", help="folder of fixture files (default: the cases that "
-                       "ship with metricdiff: its fixture files and the specs' worked "
-                       "examples)")
+    add_fixtures_option(check, "folder of fixture files (default, or without DIR: the cases "
+                        "that ship with metricdiff: its fixture files and the specs' worked "
+                        "examples)")
     check.add_argument("--impl", action="append", help="only these implementations")
     check.add_argument("--out", default="reports", help="folder for check.md and check.json")
     check.set_defaults(run=run)

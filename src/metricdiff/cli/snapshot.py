@@ -9,7 +9,7 @@ from pathlib import Path
 
 from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
-from metricdiff.cli._common import Commands
+from metricdiff.cli._common import Commands, add_fixtures_option
 from metricdiff.profiles.metrics import METRICS
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
@@ -87,9 +87,10 @@ def register(commands: Commands) -> None:
         "snapshot", help="record every score in a lock file that `verify` can check later"
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
-    snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
-                      "each implementation's default profile (default: the fixtures that "
-                      "ship with metricdiff, used unless --hyp is given alone)")
+    add_fixtures_option(snap, "fixture folder: each case under its own metric and each "
+                        "implementation's default profile (default, or without DIR: the "
+                        "fixtures that ship with metricdiff; used unless --hyp is given "
+                        "alone)")
     snap.add_argument("--hyp", help="your hypotheses, one segment per line: each line and "
                       "the whole corpus are scored")
     snap.add_argument("--ref", action="append", default=[],
