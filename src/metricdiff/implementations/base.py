@@ -53,6 +53,15 @@ class Tolerance:
         return abs(expected - actual) <= bound
 
 
+@attrs.frozen
+class Scored(Generic[ResultT]):
+    """One metric on one corpus: the corpus result and, when asked for, each
+    segment's."""
+
+    corpus: ResultT
+    sentences: tuple[ResultT, ...] | None = None
+
+
 class UnsupportedOption(ConventionError):
     """An axis value the chosen implementation cannot honour."""
 
@@ -180,6 +189,28 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         return [
             self.corpus_score(metric, [hyp], [seg], options)
             for hyp, seg in zip(hyps, refs, strict=True)
+        ]
+
+    def score_many(
+        self,
+        metrics: Sequence[tuple[str, OptionsT]],
+        hyps: Sequence[str],
+        refs: References,
+        *,
+        sentences: bool = False,
+    ) -> list[Scored[ResultT]]:
+        """Several metrics of this family on one corpus, each under its options,
+        in order (``metricdiff score --metric rouge-1 --metric rouge-2``); with
+        ``sentences``, each segment's results too.  The default scores one metric
+        after the other; an adapter whose metrics can share work (the text
+        pipeline: tokenizing each text once for every ROUGE variant) overrides it,
+        with the same results."""
+        return [
+            Scored(
+                self.corpus_score(metric, hyps, refs, options),
+                tuple(self.sentence_scores(metric, hyps, refs, options)) if sentences else None,
+            )
+            for metric, options in metrics
         ]
 
     def score_cases(
