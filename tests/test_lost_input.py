@@ -8,12 +8,16 @@ digit in them."""
 from __future__ import annotations
 
 import json
+import re
+import string
 
 import pytest
 
 from metricdiff.cli import main
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.text.lost_input import Loss, lost_input
+from metricdiff.implementations.text.tokenizers import TokenizerUnavailable, get_tokenizer
+from metricdiff.profiles import AXES
 
 # Korean: 5 tokens, the 4 Hangul ones lost, "today" kept.
 KO_HYP = "나는 오늘 학교에 간다 today"
@@ -86,14 +90,17 @@ def test_ascii_separators_are_not_losses():
 def test_a_loss_of_ascii_text_is_not_called_non_ascii(monkeypatch):
     from metricdiff.implementations.text import lost_input as module
 
-    def no_digits(name):
-        return lambda text: [t for t in text.split() if not t.isdigit()]
+    class NoDigits:
+        keeps_ascii = False  # it drops ASCII digits
 
-    monkeypatch.setattr(module, "get_tokenizer", no_digits)
-    module._kept.cache_clear()
+        def __call__(self, text):
+            return [t for t in text.split() if not t.isdigit()]
+
+    monkeypatch.setattr(module, "get_tokenizer", lambda name: NoDigits())
+    module._letters_kept.cache_clear()
     # "12" and "7" lost, "cats" kept: 2 of 3 hypothesis tokens.
     lost = lost_input("mine", "digits-gone", ["12 cats 7"], [["cats"]])
-    module._kept.cache_clear()
+    module._letters_kept.cache_clear()
     assert lost is not None and not lost.non_ascii
     assert lost.message() == ("mine drops part of the input: 66.7% of hypothesis tokens "
                               "lost (tokenize=digits-gone)")
@@ -107,8 +114,44 @@ def test_a_tokenizer_that_cannot_run_here_says_nothing(monkeypatch):
         raise TokenizerUnavailable("MeCab is not installed")
 
     monkeypatch.setattr(module, "get_tokenizer", missing)
-    module._kept.cache_clear()
+    module._letters_kept.cache_clear()
     assert lost_input("sacrebleu", "ja-mecab", [JA], [[JA]]) is None
+
+
+# Each ASCII letter and digit, alone and inside words with punctuation, as the
+# tokenizers cut them.  (Not mteval's markup: 13a and intl unescape "&quot;".)
+ASCII_TEXTS = [
+    *string.ascii_letters, *string.digits, string.ascii_letters + string.digits,
+    "Don't can't o'clock d'Arc 'tis", "U.S.A. e.g. 3,500.25 1990-1995 45% $40",
+    "a-b_c (x) [y] {z} \"Quote\" x86_64 C++ AT&T user@mail.com http://a.b/c?d=1",
+    "first line\nsecond-\nline\ttab  two  spaces",
+]
+
+
+@pytest.mark.parametrize("tokenize", AXES["tokenize"].values)
+def test_every_tokenizer_keeps_ascii_as_it_claims(tokenize):
+    # lost_input skips ASCII text for a tokenizer with keeps_ascii: check the claim.
+    try:
+        tokenizer = get_tokenizer(tokenize)
+    except TokenizerUnavailable as why:
+        pytest.skip(str(why))
+    assert tokenizer.keeps_ascii
+    for text in ASCII_TEXTS:
+        kept = "".join(tokenizer(text))
+        assert len(re.findall(r"[^\W_]", kept)) == len(re.findall(r"[^\W_]", text)), text
+
+
+def test_an_ascii_corpus_is_decided_without_tokenizing(monkeypatch):
+    from metricdiff.implementations.text import lost_input as module
+
+    def unused(tokenize, token):
+        raise AssertionError("tokenized")
+
+    monkeypatch.setattr(module, "_letters_kept", unused)
+    assert lost_input("rouge-score", "rouge-score", ["plain text."], [["more, text"]]) is None
+    # A non-ASCII token is looked at, the ASCII ones still are not.
+    with pytest.raises(AssertionError, match="tokenized"):
+        lost_input("rouge-score", "rouge-score", ["plain café"], [["text"]])
 
 
 # --- the commands say so --------------------------------------------------------

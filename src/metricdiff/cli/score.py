@@ -102,12 +102,15 @@ def _in_any_family(axis: str) -> bool:
     return any(axis in axis_names(type(paper_options(m))) for m in ("bleu", "rouge-1"))
 
 
-def _score(group: _Group, corpus: Corpus, sentences: bool, source: str) -> list[Scored[Any]]:
+def _texts(group: _Group, corpus: Corpus) -> Corpus:
+    """The corpus as the group's metrics read it: ROUGE undoes the escapes."""
+    return corpus.with_sentence_breaks() if family(group.requests[0][0]) == "rouge" else corpus
+
+
+def _score(group: _Group, texts: Corpus, sentences: bool, source: str) -> list[Scored[Any]]:
     metrics = [metric for metric, _ in group.requests]
-    if family(metrics[0]) == "rouge":
-        corpus = corpus.with_sentence_breaks()
     try:
-        return group.adapter.score_many(group.requests, corpus.hyps, corpus.refs,
+        return group.adapter.score_many(group.requests, texts.hyps, texts.refs,
                                         sentences=sentences)
     except Exception as error:  # the peer's own failure, not metricdiff's
         scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
@@ -117,13 +120,12 @@ def _score(group: _Group, corpus: Corpus, sentences: bool, source: str) -> list[
         ) from error
 
 
-def _lost_input(group: _Group, corpus: Corpus) -> LostInput | None:
-    """What the group's tokenizer drops from the corpus (None for an unknown profile)."""
+def _lost_input(group: _Group, texts: Corpus) -> LostInput | None:
+    """What the group's tokenizer drops from the texts (None for an unknown profile)."""
     if group.unknown_profile:
         return None
-    metric, options = group.requests[0]
-    texts = corpus.with_sentence_breaks() if family(metric) == "rouge" else corpus
-    return lost_input(group.adapter.name, options.tokenize, texts.hyps, texts.refs)
+    return lost_input(group.adapter.name, group.requests[0][1].tokenize, texts.hyps,
+                      texts.refs)
 
 
 def _document(adapter: AnyAdapter, metric: str, options: Options, scored: Scored[Any],
@@ -151,10 +153,11 @@ def run(args: argparse.Namespace) -> int:
     documents: dict[str, dict[str, Any]] = {}
     blocks: dict[str, list[str]] = {}
     for group in groups:
-        lost = _lost_input(group, corpus)
+        texts = _texts(group, corpus)
+        lost = _lost_input(group, texts)
         if lost is not None:
             print(f"warning: {lost.message()}", file=sys.stderr)
-        results = _score(group, corpus, args.sentences, source)
+        results = _score(group, texts, args.sentences, source)
         for (metric, options), scored in zip(group.requests, results, strict=True):
             documents[metric] = _document(group.adapter, metric, options, scored,
                                           group.unknown_profile, lost)

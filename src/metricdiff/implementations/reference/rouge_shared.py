@@ -67,22 +67,24 @@ def score_variants(
     once per distinct ``text_key``."""
     keys = [text_key(options) for options in variants]
     pipelines = {key: text_options(options) for key, options in zip(keys, variants, strict=True)}
-    segments: list[list[RougeResult]] = [[] for _ in variants]
-    empties = [0] * len(variants)
+    slots = {key: slot for slot, key in enumerate(pipelines)}
+    # Per variant: its options, the slot of its tokens, its segments' results and
+    # its count of empty segments (one cell, to be added to in the loop).
+    plan: list[tuple[RougeOptions, int, list[RougeResult], list[int]]] = [
+        (options, slots[key], [], [0]) for options, key in zip(variants, keys, strict=True)
+    ]
     for hyp, seg_refs in zip(hyps, refs, strict=True):
         references = usable_references(seg_refs)
-        tokens: dict[Hashable, tuple[Sentences, list[Sentences]]] = {
-            key: _tokens(hyp, references, pipeline) for key, pipeline in pipelines.items()
-        }
-        for index, (options, key) in enumerate(zip(variants, keys, strict=True)):
-            hyp_sentences, ref_sentences = tokens[key]
+        tokens = [_tokens(hyp, references, pipeline) for pipeline in pipelines.values()]
+        for options, slot, pairs, empties in plan:
+            hyp_sentences, ref_sentences = tokens[slot]
             counts = [pair_counts(hyp_sentences, ref, options) for ref in ref_sentences]
-            empties[index] += all(count.empty for count in counts)
-            result = rounded(combine_references(counts, options), options, recompute_f=True)
-            segments[index].append(result)
+            if counts[0].empty and all(count.empty for count in counts):
+                empties[0] += 1
+            pairs.append(rounded(combine_references(counts, options), options, recompute_f=True))
     return [
-        VariantScores(corpus_from_pairs(pairs, empty, options), tuple(pairs))
-        for pairs, empty, options in zip(segments, empties, variants, strict=True)
+        VariantScores(corpus_from_pairs(pairs, empties[0], options), tuple(pairs))
+        for options, _, pairs, empties in plan
     ]
 
 
