@@ -35,7 +35,7 @@ def _parse_weights(text: str) -> tuple[float, ...] | None:
 
 
 MAX_ORDER = Axis("max_order", "order", "Longest n-gram counted (BLEU's N).", 4,
-                 parser=parse_int)
+                 parser=parse_int, accepts="a whole number >= 1")
 
 WEIGHTS = Axis(
     "weights",
@@ -44,6 +44,8 @@ WEIGHTS = Axis(
     None,
     parser=_parse_weights,
     none_text="uniform",
+    accepts="'uniform', or max_order comma-separated non-negative numbers with a "
+    "positive sum, e.g. 0.5,0.5",
 )
 
 REF_LENGTH = choice(
@@ -92,6 +94,7 @@ SMOOTH_VALUE = Axis(
     "cc6's alpha); 'default' takes the method's own.",
     None,
     parser=_parse_optional_float,
+    accepts="a positive number, or 'default'",
 )
 
 SMOOTH_ORDERS = choice(

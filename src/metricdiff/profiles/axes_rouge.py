@@ -79,10 +79,10 @@ VARIANT = choice(
 )
 
 ROUGE_N = Axis("n", "n", "The n of ROUGE-N (set by the metric name, rouge-1 ... rouge-9).", 1,
-               parser=parse_int)
+               parser=parse_int, accepts="a whole number >= 1")
 
 WEIGHT = Axis("weight", "wlcsw", "ROUGE-W's weighting exponent: f(k) = k^weight.", 1.2,
-              parser=_parse_positive_float)
+              parser=_parse_positive_float, accepts="a positive number")
 
 SKIP = Axis(
     "skip",
@@ -90,6 +90,7 @@ SKIP = Axis(
     "ROUGE-S/SU's maximum skip distance: words allowed between the pair; -1 = unlimited.",
     -1,
     parser=_parse_int_allowing_unlimited,
+    accepts="a whole number >= 0, or -1 for unlimited",
 )
 
 SENTENCE_SPLIT = choice(
@@ -125,6 +126,7 @@ STEM_MIN_LENGTH = Axis(
     "Only tokens longer than this are stemmed.",
     3,
     parser=_parse_count,
+    accepts="a whole number >= 0",
 )
 
 STOPWORDS = choice(
@@ -165,6 +167,7 @@ F_MEASURE = Axis(
     "(1+B^2)PR/(R + B^2 P).",
     "alpha=0.5",
     parser=_parse_f_measure,
+    accepts="alpha=A with 0 <= A <= 1, or beta=B with B > 0",
 )
 
 REPORT = choice(
@@ -222,6 +225,7 @@ TRUNCATE = Axis(
     "Length limit applied before scoring: none, words:N or bytes:N.",
     "none",
     parser=_parse_truncate,
+    accepts="none, words:N or bytes:N",
 )
 
 TRUNCATE_SIDE = choice(
@@ -233,7 +237,8 @@ TRUNCATE_SIDE = choice(
 )
 
 BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap corpus averages.", 0,
-                      parser=_parse_count)
+                      parser=_parse_count, accepts="a whole number >= 0")
 
 BOOTSTRAP_SAMPLES = Axis("bootstrap_samples", "samples",
-                         "Resamples of bootstrap corpus averages.", 1000, parser=parse_int)
+                         "Resamples of bootstrap corpus averages.", 1000, parser=parse_int,
+                         accepts="a whole number >= 1")

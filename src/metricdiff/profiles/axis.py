@@ -45,8 +45,9 @@ class Axis:
     """One convention axis.
 
     ``values`` lists the allowed names for a choice axis; numeric axes leave it
-    empty and parse with ``parser`` instead.  ``paper`` is the value that follows
-    the paper, ``short`` the key used in signatures.
+    empty, parse with ``parser`` instead and say in ``accepts`` what they take.
+    ``paper`` is the value that follows the paper, ``short`` the key used in
+    signatures.
     """
 
     name: str
@@ -57,6 +58,7 @@ class Axis:
     parser: Callable[[str], Value] | None = None
     value_docs: dict[str, str] = attrs.field(factory=dict)
     none_text: str = "default"  # how a None value (the method's own default) prints
+    accepts: str = ""  # a numeric axis's values, in words (docs/conventions.md)
 
     def parse(self, text: str) -> Value:
         """Turn the text a user wrote into the typed value, or raise ConventionError."""
