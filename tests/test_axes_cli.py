@@ -14,7 +14,7 @@ from metricdiff.profiles.conventions import REGENERATE, conventions_markdown
 from metricdiff.profiles.profile import parse_signature
 
 ROOT = Path(__file__).resolve().parents[1]
-CONVENTIONS = ROOT / "docs" / "conventions.md"
+CONVENTIONS_PAGE = ROOT / "docs" / "conventions.md"
 
 
 def run(capsys, *argv):
@@ -24,7 +24,7 @@ def run(capsys, *argv):
 
 
 def test_committed_conventions_doc_is_fresh():
-    committed = CONVENTIONS.read_text(encoding="utf-8")
+    committed = CONVENTIONS_PAGE.read_text(encoding="utf-8")
     assert committed == conventions_markdown(), (
         f"docs/conventions.md differs from the axes in src/metricdiff/profiles/; "
         f"regenerate it from the repository root with `{REGENERATE}`"
@@ -34,7 +34,7 @@ def test_committed_conventions_doc_is_fresh():
 def test_axes_md_prints_the_committed_page(capsys):
     status, out, err = run(capsys, "axes", "--format", "md")
     assert (status, err) == (0, "")
-    assert out == CONVENTIONS.read_text(encoding="utf-8")
+    assert out == CONVENTIONS_PAGE.read_text(encoding="utf-8")
 
 
 def test_axes_lists_every_axis_grouped(capsys):
@@ -100,7 +100,7 @@ def test_unknown_axis_is_one_line_naming_the_known_ones(capsys):
 
 
 def test_spec_links_of_the_page_name_real_clauses():
-    text = CONVENTIONS.read_text(encoding="utf-8")
+    text = CONVENTIONS_PAGE.read_text(encoding="utf-8")
     links = re.findall(r"\(\.\./spec/(\w+)\.md#([\w-]+)\)", text)
     assert links
     for family, anchor in links:
@@ -110,9 +110,23 @@ def test_spec_links_of_the_page_name_real_clauses():
 
 
 def test_the_pages_example_signature_reads_back():
-    text = CONVENTIONS.read_text(encoding="utf-8")
+    text = CONVENTIONS_PAGE.read_text(encoding="utf-8")
     example = re.search(r"^(bleu\|impl:.*)$", text, flags=re.MULTILINE)
     assert example is not None
     parsed = parse_signature(example.group(1))
     assert parsed.profile["tokenize"] == "13a"
     assert parsed.profile["max_order"] == "4"
+
+
+def test_the_vocabulary_is_cited_inside_the_repository():
+    # docs/conventions.md replaced a vocabulary file outside the repository;
+    # nothing may point there (or to the notes next to it) any more.
+    outside = re.compile(r"CONVENTIONS\.md|shared/|seeds/\d")
+    cited = []
+    for folder in ("src", "docs", "spec", "fixtures", "tests", "README.md"):
+        path = ROOT / folder
+        for file in [path] if path.is_file() else sorted(path.rglob("*")):
+            if file.suffix in (".py", ".md", ".toml") and file.name != Path(__file__).name:
+                text = file.read_text(encoding="utf-8")
+                cited += [f"{file.relative_to(ROOT)}: {m.group()}" for m in outside.finditer(text)]
+    assert cited == []

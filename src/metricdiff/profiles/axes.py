@@ -1,9 +1,10 @@
 """The convention axes: every choice a BLEU or ROUGE implementation makes that the
 papers leave open or that differ from them.
 
-The names and values here are public API (see ``shared/CONVENTIONS.md``): they are
-what users write in ``-o axis=value``, what adapter profiles declare and what
-signatures and findings print.  Add axes and values; never rename one.
+The names and values here are public API (written out in ``docs/conventions.md``,
+printed by ``metricdiff axes``): they are what users write in ``-o axis=value``,
+what adapter profiles declare and what signatures and findings print.  Add axes
+and values; never rename one.
 """
 
 from __future__ import annotations
