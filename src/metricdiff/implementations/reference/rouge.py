@@ -64,8 +64,8 @@ __all__ = [
 
 def recall_precision(counts: PairCounts, options: RougeOptions) -> tuple[float, float]:
     """R = matches / ref_total, P = matches / hyp_total, 0 over an empty total
-    (ROUGE-N eq. 1, ROUGE-L eq. 2-3, ROUGE-S §5); ROUGE-W takes f^-1 of both
-    (§3.3)."""
+    (ROUGE-SCORE: ROUGE-N eq. 1, ROUGE-L eq. 2-3, ROUGE-S §5); ROUGE-W takes f^-1
+    of both (§3.3)."""
     recall = counts.matches / counts.ref_total if counts.ref_total else 0.0
     precision = counts.matches / counts.hyp_total if counts.hyp_total else 0.0
     if options.variant == "w":
@@ -75,7 +75,7 @@ def recall_precision(counts: PairCounts, options: RougeOptions) -> tuple[float, 
 
 
 def f_score(precision: float, recall: float, f_measure: str) -> float:
-    """F from P and R (ROUGE-F).
+    """F from P and R (ROUGE-F-MEASURE).
 
     ``alpha=A``: F = PR / ((1 - A)P + AR), ROUGE-1.5.5's form (A = 0.5 is F1).
     ``beta=B``: F = (1 + B²)PR / (R + B²P), Lin 2004 eq. 4 with β a constant
@@ -96,7 +96,7 @@ def _f_parameter(f_measure: str) -> tuple[str, float]:
 
 
 def perl_round(value: float) -> float:
-    """``sprintf("%7.5f", value)`` read back as a number (ROUGE-ROUND)."""
+    """``sprintf("%7.5f", value)`` read back as a number (ROUGE-ROUNDING)."""
     return float(f"{value:.5f}")
 
 
@@ -127,7 +127,7 @@ def rounded(result: RougeResult, options: RougeOptions, *, recompute_f: bool) ->
     """``rounding=perl-5dp``: R and P to 5 decimals and F, from those when
     ``recompute_f``, to 5 decimals too, as ROUGE-1.5.5 prints every score with
     ``%7.5f`` (ROUGE-1.5.5.pl lines 1198-1218 for N, 1462-1483 for L, 1595-1616 for W)
-    (ROUGE-ROUND)."""
+    (ROUGE-ROUNDING)."""
     if options.rounding != "perl-5dp":
         return result
     recall, precision = perl_round(result.recall), perl_round(result.precision)
@@ -179,10 +179,11 @@ def _best(results: Sequence[RougeResult], key: Callable[[RougeResult], float]) -
 
 
 def pooled(counts: Sequence[PairCounts], options: RougeOptions) -> RougeResult:
-    """``multi_ref=pooled`` (ROUGE-MULTI-POOLED): matches and both totals summed
-    over the references, then R and P.  This is ROUGE-1.5.5's default ``-f A``
-    ("model average"): ``$totalGramHit += $gramHit; $totalGramCount +=
-    $model_grams{"_cn_"}; $totalGramCountP += $peer_grams{"_cn_"}`` per model
+    """``multi_ref=pooled`` (ROUGE-MULTI-REF; ROUGE-N-MULTI's pooled reading):
+    matches and both totals summed over the references, then R and P.  This is
+    ROUGE-1.5.5's default ``-f A`` ("model average"): ``$totalGramHit +=
+    $gramHit; $totalGramCount += $model_grams{"_cn_"}; $totalGramCountP +=
+    $peer_grams{"_cn_"}`` per model
     (ROUGE-1.5.5.pl lines 1171-1175; 1431-1435 for L, 1564-1568 for W), so the
     hypothesis total is counted once per reference.  Empty only if every pair is.
     """
@@ -197,7 +198,7 @@ def pooled(counts: Sequence[PairCounts], options: RougeOptions) -> RougeResult:
 
 
 def jackknife(results: Sequence[RougeResult], options: RougeOptions) -> RougeResult:
-    """``multi_ref=jackknife`` (ROUGE-MULTI-JACKKNIFE, §2.1): with M > 1
+    """``multi_ref=jackknife`` (ROUGE-MULTI-REF; ROUGE-N-MULTI, §2.1): with M > 1
     references, for each of the M sets that leave one reference out, the
     reference with the best score (by ``report``; the first on ties) is taken,
     and R, P and F of those M choices are averaged.  M = 1 is the pair's score.
@@ -213,7 +214,7 @@ def jackknife(results: Sequence[RougeResult], options: RougeOptions) -> RougeRes
 
 
 def max_p_max_r(results: Sequence[RougeResult], options: RougeOptions) -> RougeResult:
-    """``multi_ref=max-p-max-r`` (ROUGE-MULTI-MAXPR; pycocoevalcap's Rouge):
+    """``multi_ref=max-p-max-r`` (ROUGE-MULTI-REF; pycocoevalcap's Rouge):
     the largest precision and the largest recall over the references, possibly
     of different references, then F from those two."""
     recall = max(r.recall for r in results)
@@ -227,7 +228,7 @@ def _report_key(options: RougeOptions) -> Callable[[RougeResult], float]:
 
 
 def combine_references(counts: Sequence[PairCounts], options: RougeOptions) -> RougeResult:
-    """One hypothesis against several references (ROUGE-MULTI, §2.1), by
+    """One hypothesis against several references (ROUGE-MULTI-REF, §2.1), by
     ``multi_ref``, before rounding.
 
     ``best-f``: the reference with the best F (rouge-score's ``score_multi``:
@@ -286,7 +287,7 @@ def sentence_rouge(hyp: str, refs: Sequence[str | None], options: RougeOptions) 
 
 
 def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult:
-    """The per-pair scores made into one (ROUGE-CORPUS), by ``corpus_average``.
+    """The per-pair scores made into one (ROUGE-CORPUS-AVERAGE), by ``corpus_average``.
 
     ``macro``: mean R, P and F.  ``f-of-means``: mean R and P, F of those.
     ``bootstrap-mean`` / ``bootstrap-median``: ``bootstrap_samples`` resamples
@@ -312,7 +313,7 @@ def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult
 
 
 def _micro(pairs: Sequence[RougeResult], empties: int, options: RougeOptions) -> RougeResult:
-    """``corpus_average=micro`` (ROUGE-CORPUS-MICRO): the pairs' counts (as the
+    """``corpus_average=micro`` (ROUGE-CORPUS-AVERAGE): the pairs' counts (as the
     multi-reference rule left them) summed, then R and P from the sums.  If every
     pair was empty, ``empty_policy`` decides."""
     if empties == len(pairs):
@@ -324,7 +325,7 @@ def _micro(pairs: Sequence[RougeResult], empties: int, options: RougeOptions) ->
 def corpus_rouge(
     hyps: Iterable[str], refs: Iterable[Sequence[str | None]], options: RougeOptions
 ) -> RougeResult:
-    """Corpus ROUGE (ROUGE-CORPUS): each segment scored against its references,
+    """Corpus ROUGE (ROUGE-CORPUS-AVERAGE): each segment scored against its references,
     then combined by ``corpus_average``.  ``refs`` yields each segment's
     references.  With ``rounding=perl-5dp`` each pair is rounded before
     averaging and the average is rounded again (ROUGE-1.5.5 averages the

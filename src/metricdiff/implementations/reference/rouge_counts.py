@@ -43,7 +43,7 @@ def _flat(sentences: Sentences) -> list[str]:
 
 
 def ngram_counts(tokens: Sequence[str], n: int) -> Grams:
-    """How often each n-gram occurs in ``tokens`` (ROUGE-NGRAM, §2); an n-gram is
+    """How often each n-gram occurs in ``tokens`` (ROUGE-N, §2); an n-gram is
     a tuple, except that a unigram is the token itself."""
     if n == 1:
         return Counter(tokens)
@@ -51,7 +51,7 @@ def ngram_counts(tokens: Sequence[str], n: int) -> Grams:
 
 
 def skip_bigram_counts(tokens: Sequence[str], skip: int) -> Grams:
-    """How often each skip-bigram occurs (ROUGE-SKIP, §5): every ordered pair
+    """How often each skip-bigram occurs (ROUGE-S, §5): every ordered pair
     (tokens[i], tokens[j]), i < j, with at most ``skip`` tokens between them;
     ``skip = -1`` is unlimited (ROUGE-S*), giving C(len, 2) pairs."""
     size = len(tokens)
@@ -115,7 +115,7 @@ def sentence_lcs_counts(hyp: Sequence[str], ref: Sequence[str]) -> PairCounts:
 
 def summary_lcs_hits(hyp: Sentences, ref: Sentences) -> int:
     """Σ_i |LCS∪(r_i, C)| with each token counted at most as often as it occurs in
-    the candidate and in the reference (ROUGE-LSUM-CLIP, §3.2 eq. 5-7).
+    the candidate and in the reference (ROUGE-L-SUMMARY, §3.2 eq. 5-7).
 
     The paper sums the union LCS lengths as they are; ROUGE-1.5.5 (``lcs``,
     ROUGE-1.5.5.pl lines 2279-2341) and rouge-score (``_summary_level_lcs``)
@@ -138,7 +138,7 @@ def summary_lcs_hits(hyp: Sentences, ref: Sentences) -> int:
 
 
 def summary_lcs_counts(hyp: Sentences, ref: Sentences) -> PairCounts:
-    """ROUGE-L at summary level (ROUGE-LSUM, §3.2 eq. 5-7): R = Σ LCS∪ / m,
+    """ROUGE-L at summary level (ROUGE-L-SUMMARY, §3.2 eq. 5-7): R = Σ LCS∪ / m,
     P = Σ LCS∪ / n, m and n the token counts of the whole texts."""
     return PairCounts(
         summary_lcs_hits(hyp, ref), sum(map(len, hyp)), sum(map(len, ref))
@@ -157,13 +157,13 @@ def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float) -> PairCo
 
 
 def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
-    """ROUGE-1.5.5's weighted hit (ROUGE-W-155; ``wlcs``, ROUGE-1.5.5.pl lines
+    """ROUGE-1.5.5's weighted hit (ROUGE-W, its ROUGE-1.5.5 part; ``wlcs``, ROUGE-1.5.5.pl lines
     2387-2455).
 
     For each reference sentence, the positions marked by the WLCS table against
     every hypothesis sentence are united (``lcs.wlcs_marks``).  The marked
     positions are walked in order; a position whose token still has
-    occurrences left in both texts (clipping as in ROUGE-LSUM-CLIP) extends the
+    occurrences left in both texts (clipping as in ROUGE-L-SUMMARY) extends the
     current run, and the run is closed, adding f(run), when the next position is
     not marked or the sentence ends.  Runs are therefore consecutive on the
     reference side only, whatever the hypothesis positions.  As in the script, a
@@ -193,7 +193,7 @@ def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
 
 
 def wlcs_rouge155_counts(hyp: Sentences, ref: Sentences, weight: float) -> PairCounts:
-    """ROUGE-1.5.5's ROUGE-W denominators (ROUGE-W-155).
+    """ROUGE-1.5.5's ROUGE-W denominators (ROUGE-W, its ROUGE-1.5.5 part).
 
     ``wlcs`` sums f(|r_i|) over the reference sentences (line 2407) and
     ``computeWLCSScore`` weights that sum again (``$totalLCSCount +=

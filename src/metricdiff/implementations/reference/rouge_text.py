@@ -18,13 +18,13 @@ Sentences = list[list[str]]
 
 
 def truncate_bytes(text: str, limit: int) -> str:
-    """The first ``limit`` UTF-8 bytes of ``text`` (ROUGE-TRUNC, ``bytes:N``); a
+    """The first ``limit`` UTF-8 bytes of ``text`` (ROUGE-TRUNCATE, ``bytes:N``); a
     character cut in the middle is dropped.  The result is tokenized afresh."""
     return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
 def truncate_words(sentences: Sentences, limit: int) -> Sentences:
-    """The first ``limit`` tokens, sentence by sentence (ROUGE-TRUNC,
+    """The first ``limit`` tokens, sentence by sentence (ROUGE-TRUNCATE,
     ``words:N``); counted after tokenizing, before stopwords and stemming."""
     kept: Sentences = []
     left = limit
@@ -40,7 +40,7 @@ _PERIOD = re.compile(r"(?<=\.)")
 
 
 def split_sentences(text: str, how: str) -> list[str]:
-    """The sentences of a segment for summary-level LCS (ROUGE-SPLIT, §3.2).
+    """The sentences of a segment for summary-level LCS (ROUGE-LSUM, §3.2).
 
     ``newline``: at each line break; ``period``: after each '.', which stays with
     its sentence; ``punkt``: NLTK's punkt model; ``none``: the whole segment.
@@ -76,7 +76,7 @@ def _stopwords(name: str) -> frozenset[str]:
 
 
 def remove_stopwords(sentences: Sentences, options: RougeOptions) -> Sentences:
-    """Tokens on the ``stopwords`` list removed, before stemming (ROUGE-STOP)."""
+    """Tokens on the ``stopwords`` list removed, before stemming (ROUGE-STOPWORDS)."""
     if options.stopwords == "none":
         return sentences
     stop = _stopwords(options.stopwords)
@@ -102,7 +102,7 @@ def by_sentence(options: RougeOptions) -> bool:
 
 
 def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sentences:
-    """One segment as sentences of tokens, ready to count (ROUGE-TOK).
+    """One segment as sentences of tokens, ready to count (ROUGE-TOKENIZE).
 
     Variants that do not look at sentences get the whole segment as one
     sentence; a line break still separates tokens there, whatever the
