@@ -72,7 +72,7 @@ VARIANT = choice(
         "n": "ROUGE-N, n-gram co-occurrence (Lin 2004 eq. 1)",
         "l": "ROUGE-L, sentence-level LCS (§3.1)",
         "lsum": "ROUGE-Lsum, summary-level union LCS (§3.2)",
-        "w": "ROUGE-W, weighted LCS (§3.3)",
+        "w": "ROUGE-W, weighted LCS (§4)",
         "s": "ROUGE-S, skip-bigrams (§5)",
         "su": "ROUGE-SU, skip-bigrams plus unigrams (§5.1)",
     },
@@ -206,7 +206,7 @@ WLCS = choice(
     "How ROUGE-W normalises weighted LCS.",
     "paper",
     {
-        "paper": "f^-1(WLCS / f(m)) as in Lin 2004 §3.3",
+        "paper": "f^-1(WLCS / f(m)) as in Lin 2004 §4",
         "rouge155": "ROUGE-1.5.5: double-weighted base, runs counted on reference positions",
     },
 )

@@ -1,11 +1,11 @@
-"""Longest common subsequences for ROUGE-L and ROUGE-W (Lin 2004 §3).
+"""Longest common subsequences for ROUGE-L and ROUGE-W (Lin 2004 §3 and §4).
 
 Two LCS lengths are here: ``lcs_length``, the bit-parallel one that scoring uses
 (the hot path), and ``lcs_length_dp``, the textbook dynamic programme it is
 property-tested against.  Summary-level ROUGE-L needs *which* positions are in an
 LCS; ``lcs_alignment`` reads one out of the DP table and ``lcs_alignment_bits``
 reads the same one out of the bit-parallel rows.  ``wlcs`` is the weighted LCS
-of §3.3 and ``wlcs_marks`` the reference positions that ROUGE-1.5.5 reads off
+of §4 and ``wlcs_marks`` the reference positions that ROUGE-1.5.5 reads off
 its WLCS table.
 
 Which LCS is read out when there are several is not in the paper.  Every
@@ -159,17 +159,17 @@ def union_lcs_positions(ref: Tokens, hyp_sentences: Sequence[Tokens]) -> list[in
 
 
 def wlcs_weight(k: float, weight: float) -> float:
-    """f(k) = k^weight, the weighting function of ROUGE-W (ROUGE-W, Lin 2004 §3.3)."""
+    """f(k) = k^weight, the weighting function (ROUGE-W, Lin 2004 §4)."""
     return float(k**weight)
 
 
 def wlcs_weight_inverse(k: float, weight: float) -> float:
-    """f^-1(k) = k^(1/weight) (ROUGE-W, Lin 2004 §3.3)."""
+    """f^-1(k) = k^(1/weight) (ROUGE-W, Lin 2004 §4)."""
     return float(k ** (1.0 / weight))
 
 
 def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
-    """WLCS(X, Y) by the algorithm of Lin 2004 §3.3 (ROUGE-W), X = ``ref``.
+    """WLCS(X, Y) by the algorithm of Lin 2004 §4 (ROUGE-W), X = ``ref``.
 
     c holds the weighted score and w the length of the run of consecutive
     matches that ends at (i, j)::

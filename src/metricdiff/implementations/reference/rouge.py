@@ -65,7 +65,7 @@ __all__ = [
 def recall_precision(counts: PairCounts, options: RougeOptions) -> tuple[float, float]:
     """R = matches / ref_total, P = matches / hyp_total, 0 over an empty total
     (ROUGE-SCORE: ROUGE-N eq. 1, ROUGE-L eq. 2-3, ROUGE-S §5); ROUGE-W takes f^-1
-    of both (§3.3)."""
+    of both (§4)."""
     recall = counts.matches / counts.ref_total if counts.ref_total else 0.0
     precision = counts.matches / counts.hyp_total if counts.hyp_total else 0.0
     if options.variant == "w":

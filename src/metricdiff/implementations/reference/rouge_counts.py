@@ -146,7 +146,7 @@ def summary_lcs_counts(hyp: Sentences, ref: Sentences) -> PairCounts:
 
 
 def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float) -> PairCounts:
-    """ROUGE-W as the paper defines it (ROUGE-W, §3.3): WLCS(X, Y) over f(m) and
+    """ROUGE-W as the paper defines it (ROUGE-W, §4): WLCS(X, Y) over f(m) and
     f(n); R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)) are formed from these by
     ``recall_precision``."""
     return PairCounts(
