@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import math
 
-from metricdiff.profiles.axis import Axis, ConventionError, choice, parse_int
+from metricdiff.profiles.axis import (
+    Axis,
+    ConventionError,
+    choice,
+    parse_int,
+    parse_positive_number,
+)
 
 
 def _parse_optional_float(text: str) -> float | None:
+    """A positive number, or ``default`` (None: the method's own constant)."""
     if text in ("", "default"):
         return None
     try:
-        number = float(text)
-    except ValueError:
-        raise ConventionError(f"expected a number or 'default', got {text!r}") from None
-    if not math.isfinite(number) or number <= 0:
-        raise ConventionError(f"expected a positive finite number, got {text!r}")
-    return number
+        return parse_positive_number(text)
+    except ConventionError:
+        raise ConventionError(f"expected a positive number or 'default', got {text!r}") from None
 
 
 def _parse_weights(text: str) -> tuple[float, ...] | None:

@@ -4,39 +4,24 @@ from __future__ import annotations
 
 import math
 
-from metricdiff.profiles.axis import Axis, ConventionError, choice, parse_int
+from metricdiff.profiles.axis import (
+    Axis,
+    ConventionError,
+    choice,
+    parse_int,
+    parse_positive_number,
+    parse_whole_number,
+)
 
 
 def _parse_int_allowing_unlimited(text: str) -> int:
     """A skip distance: a whole number >= 0, or -1 for unlimited (ROUGE-S*)."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise ConventionError(f"expected a whole number or -1, got {text!r}") from None
-    if number < -1:
-        raise ConventionError(f"expected a whole number >= -1, got {text!r}")
-    return number
+    return parse_whole_number(text, -1)
 
 
 def _parse_count(text: str) -> int:
     """A whole number >= 0."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise ConventionError(f"expected a whole number, got {text!r}") from None
-    if number < 0:
-        raise ConventionError(f"expected a whole number >= 0, got {text!r}")
-    return number
-
-
-def _parse_positive_float(text: str) -> float:
-    try:
-        number = float(text)
-    except ValueError:
-        raise ConventionError(f"expected a number, got {text!r}") from None
-    if not math.isfinite(number) or number <= 0:
-        raise ConventionError(f"expected a positive number, got {text!r}")
-    return number
+    return parse_whole_number(text, 0)
 
 
 def _parse_f_measure(text: str) -> str:
@@ -82,7 +67,7 @@ ROUGE_N = Axis("n", "n", "The n of ROUGE-N (set by the metric name, rouge-1 ... 
                parser=parse_int, accepts="a whole number >= 1")
 
 WEIGHT = Axis("weight", "wlcsw", "ROUGE-W's weighting exponent: f(k) = k^weight.", 1.2,
-              parser=_parse_positive_float, accepts="a positive number")
+              parser=parse_positive_number, accepts="a positive number")
 
 SKIP = Axis(
     "skip",

@@ -7,6 +7,7 @@ The axes themselves are in ``axes_shared``, ``axes_bleu`` and ``axes_rouge``;
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Union
 
@@ -20,13 +21,32 @@ class ConventionError(ValueError):
     """An axis or value that metricdiff does not know, or that does not parse."""
 
 
-def parse_int(text: str) -> int:
+def parse_whole_number(text: str, least: int, bound: str = "") -> int:
+    """``text`` as a whole number of at least ``least``; ``bound`` says so in the
+    error (default ``>= least``)."""
+    expected = f"expected a whole number {bound or f'>= {least}'}, got {text!r}"
     try:
         number = int(text)
     except ValueError:
-        raise ConventionError(f"expected a whole number, got {text!r}") from None
-    if number < 1:
-        raise ConventionError(f"expected a whole number of at least 1, got {text!r}")
+        raise ConventionError(expected) from None
+    if number < least:
+        raise ConventionError(expected)
+    return number
+
+
+def parse_int(text: str) -> int:
+    """A whole number of at least 1 (an order, a count of resamples)."""
+    return parse_whole_number(text, 1, "of at least 1")
+
+
+def parse_positive_number(text: str) -> float:
+    """A finite number above 0."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not math.isfinite(number) or number <= 0:
+        raise ConventionError(f"expected a positive number, got {text!r}")
     return number
 
 
