@@ -195,7 +195,7 @@ def register(commands: Commands) -> None:
                        "text tokenized once")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="set a convention axis, for every metric it applies to "
-                       "(see `metricdiff signature --explain`)")
+                       "(see `metricdiff axes`)")
     add_input_options(score)
     score.add_argument("--sentences", action="store_true", help="also score each segment")
     score.add_argument("--format", choices=("text", "json"), default="text",

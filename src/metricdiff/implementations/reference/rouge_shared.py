@@ -1,10 +1,11 @@
 """Several ROUGE variants of one corpus, each text tokenized once for all of them.
 
 ``rouge.corpus_rouge`` scores one variant; called once per variant it runs the
-text pipeline (ROUGE-TOK: truncation, sentences, tokens, stopwords, stemming) on
-every text again.  The pipeline's output depends only on the text axes, not on
-the variant, except that variants looking at sentences (ROUGE-LSUM, ROUGE-W-155)
-keep a segment's sentences apart where the others join them.  The others only
+text pipeline (ROUGE-TOKENIZE: truncation, sentences, tokens, stopwords,
+stemming) on every text again.  The pipeline's output depends only on the text
+axes, not on the variant, except that variants looking at sentences (ROUGE-LSUM,
+and ROUGE-W with ``wlcs=rouge155``) keep a segment's sentences apart where the
+others join them.  The others only
 ever read the joined tokens (``pair_counts`` flattens what it is given), and
 splitting at line breaks is what they do too, so the sentences split at line
 breaks serve both.  Variants with the same text axes therefore share one
@@ -19,14 +20,16 @@ from collections.abc import Hashable, Sequence
 import attrs
 
 from metricdiff.implementations.reference.rouge import (
-    Sentences,
-    by_sentence,
     combine_references,
     corpus_from_pairs,
-    pair_counts,
     rounded,
-    text_sentences,
     usable_references,
+)
+from metricdiff.implementations.reference.rouge_counts import pair_counts
+from metricdiff.implementations.reference.rouge_text import (
+    Sentences,
+    by_sentence,
+    text_sentences,
 )
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
@@ -62,7 +65,7 @@ class VariantScores:
 def score_variants(
     hyps: Sequence[str], refs: Sequence[Sequence[str | None]], variants: Sequence[RougeOptions]
 ) -> list[VariantScores]:
-    """Each options in ``variants`` on the corpus (ROUGE-CORPUS), in order, as
+    """Each options in ``variants`` on the corpus (ROUGE-CORPUS-AVERAGE), in order, as
     ``corpus_rouge`` and ``sentence_rouge`` score them, with each text tokenized
     once per distinct ``text_key``."""
     keys = [text_key(options) for options in variants]
@@ -91,8 +94,8 @@ def score_variants(
 def _tokens(
     hyp: str, references: Sequence[str], pipeline: RougeOptions
 ) -> tuple[Sentences, list[Sentences]]:
-    """The hypothesis's and each reference's sentences of tokens (ROUGE-TOK);
-    references are truncated only with ``truncate_side=both`` (ROUGE-TRUNC)."""
+    """The hypothesis's and each reference's sentences of tokens (ROUGE-TOKENIZE);
+    references are truncated only with ``truncate_side=both`` (ROUGE-TRUNCATE)."""
     truncate_refs = pipeline.truncate_side == "both"
     return (
         text_sentences(hyp, pipeline, truncate=True),
