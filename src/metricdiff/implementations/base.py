@@ -34,6 +34,9 @@ ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 #: Each segment's references, in order; ``None`` marks a missing reference.
 References = Sequence[Sequence[str | None]]
 
+#: Metrics to score together, each with its options (``Adapter.score_many``).
+Requests = Sequence[tuple[str, OptionsT]]
+
 #: Marks an axis whose every value an adapter can honour.
 ANY = None
 
@@ -191,14 +194,8 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             for hyp, seg in zip(hyps, refs, strict=True)
         ]
 
-    def score_many(
-        self,
-        metrics: Sequence[tuple[str, OptionsT]],
-        hyps: Sequence[str],
-        refs: References,
-        *,
-        sentences: bool = False,
-    ) -> list[Scored[ResultT]]:
+    def score_many(self, metrics: Requests[OptionsT], hyps: Sequence[str], refs: References,
+                   *, sentences: bool = False) -> list[Scored[ResultT]]:
         """Several metrics of this family on one corpus, each under its options,
         in order (``metricdiff score --metric rouge-1 --metric rouge-2``); with
         ``sentences``, each segment's results too.  The default scores one metric

@@ -53,7 +53,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.implementations.base import ANY, References, Scored
+from metricdiff.implementations.base import ANY, References, Requests, Scored
 from metricdiff.implementations.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
@@ -190,14 +190,8 @@ class RougeScoreAdapter(PeerRougeAdapter):
     ) -> list[RougeResult]:
         return self.pair_scores(metric, hyps, refs, options)
 
-    def score_many(
-        self,
-        metrics: Sequence[tuple[str, RougeOptions]],
-        hyps: Sequence[str],
-        refs: References,
-        *,
-        sentences: bool = False,
-    ) -> list[Scored[RougeResult]]:
+    def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
+                   refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
         """Metrics whose options differ only in ``variant`` and ``n`` (the same
         ``-o`` for all) are scored by one ``RougeScorer`` with all their types;
         each segment's results are the corpus result's, computed once."""

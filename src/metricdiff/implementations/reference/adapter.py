@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metricdiff.implementations.base import ANY, Adapter, References, Scored
+from metricdiff.implementations.base import ANY, Adapter, References, Requests, Scored
 from metricdiff.implementations.reference import bleu, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS, paper_options
@@ -59,14 +59,8 @@ class ReferenceRougeAdapter(Adapter[RougeOptions, RougeResult]):
             rouge.sentence_rouge(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)
         ]
 
-    def score_many(
-        self,
-        metrics: Sequence[tuple[str, RougeOptions]],
-        hyps: Sequence[str],
-        refs: References,
-        *,
-        sentences: bool = False,
-    ) -> list[Scored[RougeResult]]:
+    def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
+                   refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
         """Every metric's corpus and segment results from one pass, each text
         tokenized once for every variant with the same text axes
         (``rouge_shared``)."""
