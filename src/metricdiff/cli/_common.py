@@ -88,7 +88,8 @@ def add_input_options(parser: argparse.ArgumentParser, use: str = "") -> None:
     from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD
 
     group = parser.add_argument_group(
-        "input", "your corpus: --hyp and --ref files, or one --jsonl file" + use
+        "input", "your corpus: --hyp and --ref files, or one --jsonl file (docs/inputs.md)"
+        + use,
     )
     group.add_argument("--hyp", metavar="FILE", help="hypotheses, one segment per line "
                        "('-' = stdin); for ROUGE a literal \\n separates a segment's "
