@@ -42,13 +42,21 @@ def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[Aud
     corpus: Corpus = read_corpus(hyp_file, ref_files)
     if family(metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
-    name = Path(hyp_file).name
+    return corpus_cases(Path(hyp_file).name, corpus.hyps, corpus.refs)
+
+
+def corpus_cases(
+    name: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
+) -> list[AuditCase]:
+    """Each segment of a corpus as a case (``name:line``), and the whole corpus as
+    one more (``name:corpus``)."""
     cases = [
-        AuditCase(f"{name}:{line}", (hyp,), (refs,), "user", name)
-        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
+        AuditCase(f"{name}:{line}", (hyp,), (tuple(seg),), "user", name)
+        for line, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), 1)
     ]
-    if len(corpus.hyps) > 1:
-        cases.append(AuditCase(f"{name}:corpus", corpus.hyps, corpus.refs, "user", name))
+    if len(hyps) > 1:
+        cases.append(AuditCase(f"{name}:corpus", tuple(hyps), tuple(map(tuple, refs)),
+                               "user", name))
     return cases
 
 
