@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 import attrs
@@ -205,9 +205,10 @@ def compare_corpus(
     ``precision``); ``workers`` and ``timeout``: of the worker processes that
     run the implementations (seconds per implementation and metric)."""
     people = {metric: entrants(metric, impls, report) for metric in samples}
-    jobs = [Job(e.name, metric, e.options, (samples[metric],), e.name)
-            for metric, those in people.items() for e in those
-            if e.options is not None and e.name != REFERENCE]
+    jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
+                   for metric, those in people.items() for e in those
+                   if e.options is not None and e.name != REFERENCE),
+                  key=_slow_first)
     peers = Background(lambda: score_in_workers(jobs, workers, timeout)) if jobs else None
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
     attributed = {
@@ -215,7 +216,8 @@ def compare_corpus(
         for metric, those in people.items()
         for a, b in itertools.combinations([e for e in those if e.options is not None], 2)
     }
-    outcomes = iter(peers.result() if peers is not None else [])
+    outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
+                        peers.result() if peers is not None else [], strict=True))
     compared = []
     for metric, those in people.items():
         scores = [_score_of(e, references[metric], outcomes) for e in those]
@@ -227,10 +229,20 @@ def compare_corpus(
     return Comparison(tuple(compared))
 
 
-def _score_of(entrant: Entrant, reference: ReferenceScorer, outcomes: Iterator[CaseResult]
-              ) -> CorpusScore:
-    """An entrant's corpus score, or why it has none (its job's outcome comes
-    from ``outcomes``, in the order ``compare_corpus`` made the jobs)."""
+def _slow_first(job: Job) -> int:
+    """Jobs whose implementation pays a fixed cost per call (a process: the Perl
+    script's large ``batch_size`` says so) go first, so that the others fill the
+    workers around them instead of leaving one running alone at the end."""
+    try:
+        return -get_adapter(job.impl, job.metric).batch_size
+    except Exception:  # the worker will say what is wrong with it
+        return 0
+
+
+def _score_of(entrant: Entrant, reference: ReferenceScorer,
+              outcomes: Mapping[tuple[str, str], CaseResult]) -> CorpusScore:
+    """An entrant's corpus score, or why it has none (``outcomes``: each job's,
+    by metric and implementation)."""
     def failed(why: str) -> CorpusScore:
         return CorpusScore(entrant.name, entrant.signature, None, why)
 
@@ -242,7 +254,7 @@ def _score_of(entrant: Entrant, reference: ReferenceScorer, outcomes: Iterator[C
         except Exception as error:  # e.g. an empty pair under empty_policy=error
             return failed(describe(error))
         return CorpusScore(entrant.name, entrant.signature, score)
-    outcome = next(outcomes)
+    outcome = outcomes[(entrant.metric, entrant.name)]
     if outcome.result is None:
         return failed(f"{outcome.status}: {outcome.error}")
     return CorpusScore(entrant.name, entrant.signature, points(outcome.result, entrant.options))
