@@ -104,7 +104,7 @@ def test_markdown_and_out_folder(capsys, files, tmp_path):
 
 
 def test_an_implementation_that_crashes_is_reported_not_dropped(capsys, files, tmp_path):
-    hyp, ref = files
+    _, ref = files
     crash = tmp_path / "crash.txt"
     crash.write_text("CRASH\n" * 3, encoding="utf-8")
     flaky = f"cmd:{sys.executable} {ROOT_IMPLS}/flaky_scorer.py {{hyp}} {{ref}}"

@@ -13,7 +13,7 @@ from metricdiff.cases.files import InputError
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
 from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
 from metricdiff.profiles import ConventionError
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1
