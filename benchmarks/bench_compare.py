@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from bench_audit import timed  # the benchmarks' directory is on sys.path
 from metricdiff.cases.files import read_corpus
 from metricdiff.comparison import corpus as compare_module
 from metricdiff.profiles.metrics import family
@@ -35,22 +36,12 @@ def run(metrics: Sequence[str], jobs: int) -> dict[str, Any]:
     samples = {m: ((rouge.hyps, rouge.refs) if family(m) == "rouge" else (corpus.hyps,
                                                                             corpus.refs))
                for m in metrics}
-    peers: list[float] = []
-    original = compare_module.score_in_workers
-
-    def timed(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return original(*args, **kwargs)
-        finally:
-            peers.append(time.perf_counter() - start)
-
-    compare_module.score_in_workers = timed  # type: ignore[assignment]
+    peers, restore = timed(compare_module, "score_in_workers")
     start = time.perf_counter()
     try:
         found = compare_module.compare_corpus(samples, workers=jobs)
     finally:
-        compare_module.score_in_workers = original  # type: ignore[assignment]
+        restore()
     total = time.perf_counter() - start
     impls = sorted({s.impl for m in found.metrics for s in m.scores if s.score is not None})
     failed = sorted({f"{s.impl}: {s.error}" for m in found.metrics for s in m.scores

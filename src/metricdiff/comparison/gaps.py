@@ -5,7 +5,7 @@ residual (``corpus.py`` computes them).  ``to_dict`` gives the JSON that
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
@@ -121,11 +121,8 @@ class MetricComparison:
     report: str | None = None
 
     def score(self, impl: str) -> CorpusScore:
-        for entry in self.scores:
-            if entry.impl == impl:
-                return entry
-        raise KeyError(f"{impl!r} took no part in {self.metric} "
-                       f"(it did: {', '.join(s.impl for s in self.scores)})")
+        found = {entry.impl: entry for entry in self.scores}
+        return _named(found, impl, f"took no part in {self.metric}")
 
     def gap(self, impl_a: str, impl_b: str) -> Gap:
         """The gap from ``impl_a`` to ``impl_b`` (either order)."""
@@ -142,6 +139,16 @@ class MetricComparison:
             "scores": {entry.impl: entry.to_dict() for entry in self.scores},
             "gaps": [gap.to_dict() for gap in self.gaps],
         }
+
+
+T = TypeVar("T")
+
+
+def _named(items: dict[str, T], name: str, missing: str) -> T:
+    """``items[name]``, or a KeyError that lists the names there are."""
+    if name not in items:
+        raise KeyError(f"{name!r} {missing} (there are: {', '.join(items)})")
+    return items[name]
 
 
 def _reversed(gap: Gap) -> Gap:
@@ -163,11 +170,8 @@ class Comparison:
     metrics: tuple[MetricComparison, ...]
 
     def __getitem__(self, metric: str) -> MetricComparison:
-        for found in self.metrics:
-            if found.metric == metric:
-                return found
-        raise KeyError(f"{metric!r} was not compared "
-                       f"(these were: {', '.join(m.metric for m in self.metrics)})")
+        return _named({found.metric: found for found in self.metrics}, metric,
+                      "was not compared")
 
     def to_dict(self) -> dict[str, Any]:
         return {"metrics": [found.to_dict() for found in self.metrics]}
