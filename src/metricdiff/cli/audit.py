@@ -14,6 +14,7 @@ from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
     add_input_options,
+    chosen_metrics,
     computes,
     fixtures_folder,
     input_given,
@@ -25,7 +26,6 @@ from metricdiff.cli._common import (
     read_input,
 )
 from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
-from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, family
 
 if TYPE_CHECKING:
@@ -33,22 +33,9 @@ if TYPE_CHECKING:
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
-    """The metrics to audit: ``--metric``'s; else the default ones, but with
-    ``--impl`` only those one of the named implementations computes (auditing
-    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
     from metricdiff.audit.cases import DEFAULT_METRICS
 
-    if args.metric:
-        return list(dict.fromkeys(args.metric))
-    if not args.impl:
-        return list(DEFAULT_METRICS)
-    chosen = [m for m in DEFAULT_METRICS if any(computes(name, m) for name in args.impl)]
-    if not chosen:
-        raise ConventionError(
-            f"none of {', '.join(args.impl)} computes any of: {', '.join(DEFAULT_METRICS)}; "
-            "give --metric"
-        )
-    return chosen
+    return chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
 
 
 def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
