@@ -84,11 +84,11 @@ from metricdiff.implementations.peers._rouge_common import (
     PeerRougeAdapter,
     lines,
     result,
-    summed_counts,
     text_axes_are,
     text_pipeline,
 )
 from metricdiff.implementations.reference.bleu import usable_references
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult

@@ -25,6 +25,7 @@ from metricdiff.implementations.peers.rouge155.failures import (
     ScriptDied,
 )
 from metricdiff.implementations.peers.rouge155.flags import segment_lines
+from metricdiff.implementations.reference.rouge import usable_references
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -131,10 +132,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             run.ScriptCase(
                 i,
                 segment_lines(hyp, options),
-                [
-                    segment_lines(ref, options)
-                    for ref in ([r for r in seg if r is not None] or [""])
-                ],
+                [segment_lines(ref, options) for ref in usable_references(seg)],
             )
             for i, (hyp, seg) in enumerate(zip(hyps, refs, strict=True))
         ]
@@ -146,10 +144,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             suspects = [
                 case
                 for case, seg in zip(cases, refs, strict=True)
-                if any(
-                    crash.wlcs_would_die(ref, options, stop)
-                    for ref in ([r for r in seg if r is not None] or [""])
-                )
+                if any(crash.wlcs_would_die(ref, options, stop) for ref in usable_references(seg))
             ]
         suspect_ids = {case.index for case in suspects}
         batch = [case for case in cases if case.index not in suspect_ids]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metricdiff.implementations.peers.rouge155.flags import _f, alpha_of, perl_round
+from metricdiff.implementations.reference.rouge import f_score, perl_round, summed_counts
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -18,27 +18,18 @@ def average(results: Sequence[RougeResult], options: RougeOptions) -> RougeResul
     rounded, as each segment's F is formed).  Counts are the sums."""
     if not results:
         return RougeResult(0.0, 0.0, 0.0)
-    matches = math.fsum(r.matches for r in results)
-    hyp_total = math.fsum(r.hyp_total for r in results)
-    ref_total = math.fsum(r.ref_total for r in results)
-    alpha = alpha_of(options.f_measure)
+    counts = summed_counts(results)
+    matches, hyp_total, ref_total = counts
     if options.corpus_average == "micro":
         recall = perl_round(matches / ref_total if ref_total else 0.0)
         precision = perl_round(matches / hyp_total if hyp_total else 0.0)
-        fmeasure = perl_round(_f(precision, recall, alpha))
-        return RougeResult(recall, precision, fmeasure, matches, hyp_total, ref_total)
-    size = len(results)
-    recall = math.fsum(r.recall for r in results) / size
-    precision = math.fsum(r.precision for r in results) / size
-    if options.corpus_average == "f-of-means":
-        fmeasure = _f(precision, recall, alpha)
+        fmeasure = f_score(precision, recall, options.f_measure)
     else:
-        fmeasure = math.fsum(r.fmeasure for r in results) / size
-    return RougeResult(
-        perl_round(recall),
-        perl_round(precision),
-        perl_round(fmeasure),
-        matches,
-        hyp_total,
-        ref_total,
-    )
+        size = len(results)
+        recall = math.fsum(r.recall for r in results) / size
+        precision = math.fsum(r.precision for r in results) / size
+        if options.corpus_average == "f-of-means":
+            fmeasure = f_score(precision, recall, options.f_measure)
+        else:
+            fmeasure = math.fsum(r.fmeasure for r in results) / size
+    return RougeResult(perl_round(recall), perl_round(precision), perl_round(fmeasure), *counts)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from metricdiff.implementations.peers._rouge_common import alpha_of
 from metricdiff.profiles import RougeOptions
 
 
@@ -16,14 +17,6 @@ def segment_lines(text: str, options: RougeOptions) -> list[str]:
     if _joined(options):
         return [text.replace("\n", " ")]
     return text.split("\n")
-
-
-def alpha_of(f_measure: str) -> float:
-    """The ``-p`` value: ``alpha=A`` is A; ``beta=B`` is 1 / (1 + B^2), for which
-    PR / ((1-A)P + AR) = (1 + B^2)PR / (R + B^2 P)."""
-    name, _, number = f_measure.partition("=")
-    value = float(number)
-    return value if name == "alpha" else 1.0 / (1.0 + value * value)
 
 
 def script_flags(options: RougeOptions) -> list[str]:
@@ -62,13 +55,3 @@ def method_label(options: RougeOptions) -> str:
         return "ROUGE-W-"
     distance = str(options.skip) if options.skip >= 0 else "*"
     return f"ROUGE-{'SU' if variant == 'su' else 'S'}{distance}"
-
-
-def perl_round(value: float) -> float:
-    """``sprintf("%7.5f", value)`` read back as a number."""
-    return float(f"{value:.5f}")
-
-
-def _f(precision: float, recall: float, alpha: float) -> float:
-    denominator = (1 - alpha) * precision + alpha * recall
-    return precision * recall / denominator if denominator > 0 else 0.0
