@@ -35,6 +35,9 @@ ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 #: Each segment's references, in order; ``None`` marks a missing reference.
 References = Sequence[Sequence[str | None]]
 
+#: Cases scored together (``score_cases``): each its hypotheses and references.
+Cases = Sequence[tuple[Sequence[str], References]]
+
 #: Marks an axis whose every value an adapter can honour.
 ANY = None
 
@@ -197,10 +200,7 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         ]
 
     def score_cases(
-        self,
-        metric: str,
-        cases: Sequence[tuple[Sequence[str], References]],
-        options: OptionsT,
+        self, metric: str, cases: Cases, options: OptionsT
     ) -> list[ResultT | BaseException]:
         """Each case ``(hyps, refs)`` scored as a corpus, in order: its result, or
         the exception its ``corpus_score`` raised.  One case's failure never costs

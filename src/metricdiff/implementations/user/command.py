@@ -14,7 +14,13 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from metricdiff.cases.files import SENTENCE_BREAK
-from metricdiff.implementations.base import InvalidOutput, References, Tolerance, UnsupportedOption
+from metricdiff.implementations.base import (
+    Cases,
+    InvalidOutput,
+    References,
+    Tolerance,
+    UnsupportedOption,
+)
 from metricdiff.implementations.user.base import FIELDS, UserAdapter, result_from_fields
 from metricdiff.implementations.user.spec import PLACEHOLDER, CommandLine
 from metricdiff.profiles.metrics import Options, Result
@@ -105,7 +111,7 @@ class CommandAdapter(UserAdapter):
         return result_from_fields(self.family, {FIELDS[self.family][0]: score})
 
     def score_cases(
-        self, metric: str, cases: Sequence[tuple[Sequence[str], References]], options: Options
+        self, metric: str, cases: Cases, options: Options
     ) -> list[Any]:
         """Each case is one run of the program, which mostly waits on its process:
         several run at once (one per CPU), each case still with its own outcome."""

@@ -10,7 +10,14 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.implementations.base import ANY, Adapter, References, Tolerance, UnsupportedOption
+from metricdiff.implementations.base import (
+    ANY,
+    Adapter,
+    Cases,
+    References,
+    Tolerance,
+    UnsupportedOption,
+)
 from metricdiff.implementations.peers.rouge155 import crash, locate, run
 from metricdiff.implementations.peers.rouge155.averages import average
 from metricdiff.implementations.peers.rouge155.data import (
@@ -179,10 +186,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         return average(results, options)
 
     def score_cases(
-        self,
-        metric: str,
-        cases: Sequence[tuple[Sequence[str], References]],
-        options: RougeOptions,
+        self, metric: str, cases: Cases, options: RougeOptions
     ) -> list[RougeResult | BaseException]:
         """Every segment of every case in one ``score_segments`` call -- one Perl
         run (two processes, scores and counts) for the lot, plus the ones that
