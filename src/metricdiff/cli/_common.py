@@ -1,5 +1,5 @@
-"""What every command shares: the one-line error types, ``-o`` parsing, adapter
-lookup, the output folder, and counting words (``plural``)."""
+"""What every command shares: the one-line error types, ``-o`` parsing, an
+``--impl`` that must run, the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from metricdiff.cases.files import InputError
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
-from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
+from metricdiff.implementations import AnyAdapter, resolve
 from metricdiff.profiles import ConventionError
 from metricdiff.reports.wording import plural
 
@@ -46,20 +46,12 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     return overrides
 
 
-def available_adapter(name: str, metric: str) -> AnyAdapter:
-    """The adapter ``name`` for ``metric``, or a one-line error saying why it cannot run."""
-    adapter = get_adapter(name, metric)
+def available_adapter(spec: str, metric: str) -> AnyAdapter:
+    """The implementation ``--impl SPEC`` names, for ``metric`` (``resolve``), or a
+    one-line error saying why it cannot run."""
+    adapter = resolve(spec, metric)
     adapter.ensure_available()
     return adapter
-
-
-def computes(name: str, metric: str) -> bool:
-    """Whether implementation ``name`` (a known one: see ``families_of``) computes
-    ``metric``, installed or not."""
-    try:
-        return metric in get_adapter(name, metric).metrics
-    except UnsupportedOption:  # not even the metric's family
-        return False
 
 
 def output_folder(path: str, option: str = "--out") -> Path:
@@ -117,7 +109,6 @@ __all__ = [
     "ImplementationFailed",
     "Parser",
     "available_adapter",
-    "computes",
     "fixtures_folder",
     "isatty",
     "output_folder",

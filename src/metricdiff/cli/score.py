@@ -55,16 +55,17 @@ def _who(adapter: AnyAdapter) -> str:
     is metricdiff's placeholder, and "python:f.py:f local failed" reads oddly)."""
     version = adapter.version()
     if adapter.user_profile and version == LOCAL_VERSION:
-        return str(adapter.name)
-    return f"{adapter.name} {version}"
+        return adapter.display_name
+    return f"{adapter.display_name} {version}"
 
 
 def run(args: argparse.Namespace) -> int:
     adapter = available_adapter(args.impl, args.metric)
     overrides = parse_overrides(args.option)
     options = adapter.options(args.metric, overrides)
-    # A user's own implementation without -o: its profile is unknown, not the paper's.
-    unknown_profile = adapter.user_profile and not overrides
+    # A user's own implementation with no settings and no -o: its profile is
+    # unknown, not the paper's.
+    unknown_profile = adapter.user_profile and not (overrides or adapter.settings)
     corpus = read_corpus(args.hyp, args.ref)
     if family(args.metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
@@ -104,13 +105,15 @@ def run(args: argparse.Namespace) -> int:
 def register(commands: Commands) -> None:
     score = commands.add_parser("score", help="score a corpus with one implementation")
     score.add_argument("--impl", default="reference", help="implementation (see `impls`), "
-                       "or your own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
-                       "(docs/own-implementation.md; -o then declares its profile)")
+                       "with settings if any: 'rouge-score[stemmer=porter-nltk]'; or your "
+                       "own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
+                       "(docs/own-implementation.md; settings or -o declare its profile)")
     score.add_argument("--metric", default="bleu", choices=METRICS,
                        help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
                        "rouge-su; in ROUGE input a literal \\n separates sentences")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                       help="set a convention axis (see shared/CONVENTIONS.md)")
+                       help="set a convention axis, as --impl's [AXIS=VALUE] does (an axis "
+                       "set in both must have one value)")
     score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")
     score.add_argument("--ref", action="append", required=True,
                        help="references, one per line; repeat for several per segment")

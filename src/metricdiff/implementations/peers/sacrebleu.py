@@ -38,8 +38,9 @@ before ``compute_bleu`` runs.  The tests check the score against the public
 ``sacrebleu.corpus_bleu``.
 
 Tokenizers are sacrebleu's own: ``none``, ``13a``, ``intl``, ``zh``, ``char`` and,
-when MeCab and its dictionary import, ``ja-mecab`` and ``ko-mecab`` (the ``spm`` and
-``flores`` tokenizers download a model and are not offered).  sacrebleu's ``zh`` is
+when MeCab and its dictionary import, ``ja-mecab`` and ``ko-mecab``.  The ``spm``,
+``flores101`` and ``flores200`` tokenizers download a model and are refused, with
+that reason (``refused``).  sacrebleu's ``zh`` is
 what metricdiff calls ``zh-sacrebleu``; it is offered under that name when the
 ``tokenize`` axis has it, and as ``zh``.
 
@@ -135,6 +136,13 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
         "tokenize": "13a",
         "smoothing": "exp",
         "all_zero": "zero",
+    }
+    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "tokenize": dict.fromkeys(
+            ("spm", "flores101", "flores200"),
+            "sacrebleu downloads its SentencePiece model for it on first use, and "
+            "metricdiff assumes no network",
+        ),
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": _offered_tokenizers(),

@@ -73,7 +73,7 @@ from metricdiff.implementations.user.command import (
 )
 from metricdiff.implementations.user.python import (
     PythonFunctionAdapter,
-    declared_metrics_of,
+    declared_metrics,
     load_function,
 )
 from metricdiff.implementations.user.spec import (
@@ -90,11 +90,16 @@ _CLASSES: dict[tuple[str, str], type[UserAdapter]] = {}
 
 
 def _make_class(name: str, family_name: str) -> type[UserAdapter]:
-    attributes: dict[str, Any] = {"name": name, "family": family_name}
+    offered = tuple(m for m in METRICS if family(m) == family_name)
+    attributes: dict[str, Any] = {"name": name, "family": family_name, "metrics": offered}
     if name.startswith(PYTHON):
         spec = name.removeprefix(PYTHON)
         split_python(spec)
-        attributes |= {"spec": spec, "metrics": declared_metrics_of(spec, family_name)}
+        declared = declared_metrics(spec)
+        attributes["spec"] = spec
+        if declared is not None:
+            attributes["metrics"] = tuple(m for m in offered if m in declared)
+        attributes["metrics_declared"] = declared is not None
         base: type[UserAdapter] = PythonFunctionAdapter
     else:
         spec = name.removeprefix(COMMAND)
@@ -102,40 +107,23 @@ def _make_class(name: str, family_name: str) -> type[UserAdapter]:
         attributes |= {
             "spec": spec,
             "command": command,
-            "metrics": tuple(m for m in METRICS if family(m) == family_name),
             "tolerance": tolerance_of(command, family_name),
         }
         base = CommandAdapter
     return type(f"{base.__name__}_{family_name}", (base,), attributes)
 
 
-def user_adapter(name: str, family_name: str) -> UserAdapter:
-    """The adapter of the spec ``name`` for the family ``bleu`` or ``rouge``."""
+def adapter_class(name: str, family_name: str) -> type[UserAdapter] | None:
+    """The adapter class of the spec ``name`` for the family ``bleu`` or ``rouge``
+    (BadSpec if the spec cannot be read); None if ``name`` is not a ``python:`` or
+    ``cmd:`` spec.  One class per spec and family, so that ``type(adapter)()`` --
+    how worker processes rebuild an adapter -- gives the same adapter again."""
+    if not is_user_spec(name):
+        return None
     key = (name, family_name)
     if key not in _CLASSES:
         _CLASSES[key] = _make_class(name, family_name)
-    return _CLASSES[key]()
-
-
-def declared_metrics(name: str) -> tuple[str, ...] | None:
-    """The metrics the spec ``name`` says it implements, or None when it says
-    nothing: a ``cmd:`` program never does, a ``python:`` function does with its
-    ``metrics`` attribute.  (The adapters' ``metrics`` cannot tell: a spec that
-    says nothing is offered every metric of its families.)"""
-    if not name.startswith(PYTHON):
-        return None
-    try:
-        declared = getattr(load_function(name.removeprefix(PYTHON)), "metrics", None)
-    except Exception:  # whatever its import raises: unavailable_reason says it
-        return None
-    if declared is None:
-        return None
-    return tuple(m for m in METRICS if m in tuple(declared))
-
-
-def user_families(name: str) -> list[str]:
-    """The families the spec ``name`` implements (raises BadSpec if unreadable)."""
-    return [f for f in ("bleu", "rouge") if user_adapter(name, f).metrics]
+    return _CLASSES[key]
 
 
 __all__ = [
@@ -147,12 +135,10 @@ __all__ = [
     "CommandFailed",
     "PythonFunctionAdapter",
     "UserAdapter",
-    "declared_metrics",
+    "adapter_class",
     "is_user_spec",
     "load_function",
     "parse_command",
     "read_score",
     "result_from_fields",
-    "user_adapter",
-    "user_families",
 ]

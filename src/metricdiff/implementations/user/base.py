@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from metricdiff.implementations.base import ANY, Adapter, InvalidOutput
 from metricdiff.profiles import AXES
-from metricdiff.profiles.metrics import Options, Result, paper_options
+from metricdiff.profiles.metrics import Options, Result
 from metricdiff.profiles.profile import unknown_signature
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -67,11 +67,13 @@ def result_from_fields(family_name: str, fields: object) -> Result:
 
 class UserAdapter(Adapter[Any, Any]):
     """What ``python:`` and ``cmd:`` adapters share: the spec is the name, the
-    profile is declared with ``-o`` (every axis may be declared) or unknown.
+    profile is declared with settings (``--impl 'python:f.py:bleu[tokenize=13a]'``)
+    or ``-o`` (every axis may be declared), or unknown: then the paper's profile
+    stands in for it.
 
-    ``get_adapter`` makes one subclass per spec and family (``user_adapter``), so
-    that ``type(adapter)()`` -- how worker processes rebuild an adapter from its
-    name -- gives the same adapter again."""
+    There is one subclass per spec and family (``user.adapter_class``), so that
+    ``type(adapter)()`` -- how worker processes rebuild an adapter from its name --
+    gives the same adapter again."""
 
     user_profile = True
     settable = dict.fromkeys(AXES, ANY)
@@ -79,20 +81,16 @@ class UserAdapter(Adapter[Any, Any]):
     spec: ClassVar[str] = ""
 
     def __init__(self) -> None:
-        #: The axes ``options`` was last given: none means the profile is unknown.
+        #: The axes declared when ``options`` was last called (settings and
+        #: overrides): none means the profile is unknown.
         self.declared: frozenset[str] = frozenset()
 
     def version(self) -> str:
         return LOCAL_VERSION
 
-    def default_options(self, metric: str) -> Options:
-        """Unknown: the paper's profile stands in (and ``-o`` declares departures)."""
-        self.check_metric(metric)
-        return paper_options(metric)
-
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> Options:
         options: Options = super().options(metric, overrides)
-        self.declared = frozenset(overrides or {})
+        self.declared = frozenset({**self.settings, **(overrides or {})})
         return options
 
     def signature(self, metric: str, options: Options) -> str:

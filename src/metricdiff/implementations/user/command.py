@@ -94,6 +94,9 @@ def read_score(output: str, pattern: re.Pattern[str] | None, family_name: str) -
 class CommandAdapter(UserAdapter):
     """An external program, given files, its score read from standard output."""
 
+    kind = "command"
+    #: A program never says which metrics it computes: every metric of its family.
+    metrics_declared = False
     command: ClassVar[CommandLine]
 
     def unavailable_reason(self) -> str | None:

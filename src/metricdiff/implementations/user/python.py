@@ -16,7 +16,7 @@ from typing import Any
 from metricdiff.implementations.base import References
 from metricdiff.implementations.user.base import LOCAL_VERSION, UserAdapter, result_from_fields
 from metricdiff.implementations.user.spec import split_python
-from metricdiff.profiles.metrics import METRICS, Options, Result, family
+from metricdiff.profiles.metrics import METRICS, Options, Result
 
 _FILE_MODULES: dict[Path, ModuleType] = {}
 
@@ -60,6 +60,8 @@ def load_function(spec: str) -> Callable[..., Any]:
 class PythonFunctionAdapter(UserAdapter):
     """A Python function, called with the hypotheses, references and metric."""
 
+    kind = "function"
+
     def unavailable_reason(self) -> str | None:
         try:
             load_function(self.spec)
@@ -83,14 +85,12 @@ class PythonFunctionAdapter(UserAdapter):
         return result_from_fields(self.family, fields)
 
 
-def declared_metrics_of(spec: str, family_name: str) -> tuple[str, ...]:
-    """The metrics of ``family_name`` the function says it implements (all of
-    them if it says nothing, or cannot be loaded: then it is unavailable)."""
-    offered = tuple(m for m in METRICS if family(m) == family_name)
+def declared_metrics(spec: str) -> tuple[str, ...] | None:
+    """The metrics the function a ``python:`` spec (without its prefix) names says
+    it implements, with its ``metrics`` attribute; None when it says nothing, or
+    cannot be loaded (then it is unavailable, and ``unavailable_reason`` says why)."""
     try:
         declared = getattr(load_function(spec), "metrics", None)
-    except Exception:  # unavailable_reason reports it
-        return offered
-    if declared is None:
-        return offered
-    return tuple(m for m in offered if m in tuple(declared))
+    except Exception:  # whatever its import raises
+        return None
+    return None if declared is None else tuple(m for m in METRICS if m in tuple(declared))
