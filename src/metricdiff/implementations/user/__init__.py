@@ -51,9 +51,13 @@
     An exit status other than 0 is a crash; output without a score is invalid
     output.
 
-A user's implementation has no profile of its own: ``-o axis=value`` declares it,
-and without one it is unknown (the paper's stands in, and ``metricdiff audit``
-infers the real one: ``metricdiff.findings.infer``).
+A user's implementation has no profile of its own: settings after the spec
+(``python:my.py:bleu[tokenize=13a]``, read by ``metricdiff.implementations.settings``
+before the spec reaches this package) or ``-o axis=value`` declare it, and without
+either it is unknown (the paper's stands in, and ``metricdiff audit`` infers the
+real one: ``metricdiff.findings.infer``).
+
+The registry asks this package for one thing: ``adapter_class(spec, family)``.
 """
 
 from __future__ import annotations
