@@ -6,8 +6,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, OptionsT, References, ResultT
-from metricdiff.implementations.reference import bleu, rouge
+from metricdiff.implementations.base import (
+    ANY,
+    Adapter,
+    OptionsT,
+    References,
+    Requests,
+    ResultT,
+    Scored,
+)
+from metricdiff.implementations.reference import bleu, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
@@ -51,3 +59,13 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
     metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
     corpus = staticmethod(rouge.corpus_rouge)
     sentence = staticmethod(rouge.sentence_rouge)
+
+    def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
+                   refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
+        """Every metric's corpus and segment results from one pass, each text
+        tokenized once for every variant with the same text axes
+        (``rouge_shared``)."""
+        for metric, _ in metrics:
+            self.check_metric(metric)
+        variants = rouge_shared.score_variants(hyps, refs, [options for _, options in metrics])
+        return [Scored(v.corpus, v.segments if sentences else None) for v in variants]

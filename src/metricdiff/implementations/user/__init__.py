@@ -33,8 +33,9 @@
     of the references (one per segment), ``{refs}`` (a word of its own) one file
     per reference, each its own argument; ``< {hyp}`` (or ``< {ref}``) sends that
     file to the program's standard input instead.  The files hold one segment per
-    line, a line break inside a segment written as a literal ``\\n`` (as metricdiff
-    reads ROUGE files).  Every segment must have the same number of references.
+    line, a line break inside a segment written as a literal ``\\n`` and a
+    backslash followed by n as ``\\\\n`` (as metricdiff reads ROUGE files).
+    Every segment must have the same number of references.
     The score is the first group of a regular expression searched in standard
     output (default: the number after ``BLEU =``, ``BLEU:`` or ``BLEU score =``;
     for ROUGE after ``F:``, ``F1 =``, ``F-measure:``, ``fmeasure =`` or

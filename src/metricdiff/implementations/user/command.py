@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
 
-from metricdiff.cases.files import SENTENCE_BREAK
+from metricdiff.cases.files import escape_sentence_breaks
 from metricdiff.implementations.base import (
     Cases,
     InvalidOutput,
@@ -57,7 +57,7 @@ def tolerance_of(command: CommandLine, family_name: str) -> Tolerance:
 
 def _line(text: str) -> str:
     """One segment as one line of a file metricdiff would read back."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", SENTENCE_BREAK)
+    return escape_sentence_breaks(text)
 
 
 def _reference_streams(refs: References, single: bool) -> list[list[str]]:
