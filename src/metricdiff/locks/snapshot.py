@@ -27,11 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import platform
 import re
-import secrets
-import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -41,6 +38,7 @@ from typing import Any
 import attrs
 import tomli_w
 
+from metricdiff.atomic import write_atomic
 from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.implementations import AnyAdapter
@@ -390,30 +388,10 @@ def check_writable(path: Path) -> None:
 
 
 def write(lock: Lock, path: Path) -> None:
-    """Write ``lock`` to ``path`` atomically: into a new file in the same folder,
-    then renamed over ``path``, so that a snapshot interrupted while writing
-    leaves the previous lock (or none), never half of one.
-
-    The text is made first, so a lock that cannot be written leaves no file.  The
-    new file gets the mode a plain write would give (that of the file it
-    replaces, else 0o666 less the umask).  A symlinked lock is replaced at its
-    target, as a plain write would update it."""
-    target = path.resolve() if path.is_symlink() else path
-    text = dumps(lock, path.name)
-    temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(temp, flags, 0o666)  # the kernel applies the umask
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())  # on disk before it takes the lock's name
-        if target.exists():
-            os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    """Write ``lock`` to ``path`` atomically (``write_atomic``), so that a snapshot
+    interrupted while writing leaves the previous lock (or none), never half of
+    one.  The text is made first, so a lock that cannot be written leaves no file."""
+    write_atomic(path, dumps(lock, path.name))
 
 
 # --- reading ----------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from metricdiff.atomic import write_atomic
 from metricdiff.comparison.expectations import Outcome
 
 
@@ -121,11 +122,11 @@ def write_reports(
     """Write ``check.md`` and ``check.json`` into ``out_dir``; return their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     markdown = out_dir / "check.md"
-    markdown.write_text(render_markdown(outcomes, impls, signatures), encoding="utf-8")
+    write_atomic(markdown, render_markdown(outcomes, impls, signatures))
     data = {
         "implementations": signatures,
         "outcomes": [o.to_json() for o in outcomes],
     }
     as_json = out_dir / "check.json"
-    as_json.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomic(as_json, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return [markdown, as_json]
