@@ -16,8 +16,11 @@ Grouped by what the input attacks:
 from __future__ import annotations
 
 import contextlib
+import json
+import shutil
 import signal
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -27,6 +30,7 @@ import pytest
 import metricdiff.audit.output as audit_output
 from metricdiff.cli import main
 from metricdiff.cli._user_impls import write_inferred
+from metricdiff.comparison.expectations import Outcome
 from metricdiff.reports import audit_reports
 from metricdiff.reports import check as check_report
 
@@ -47,6 +51,117 @@ def usage_error(capsys: pytest.CaptureFixture[str], *argv: object) -> str:
     assert exited.value.code == 2, err
     assert err.startswith("metricdiff: error: ") and err.count("\n") == 1, err
     return err
+
+
+# ------------------------------------------------ report.md: data as live markup
+
+#: What each hostile text tries: a double-backtick run closing a single- or
+#: double-backtick fence, a text starting and ending with a backtick (which the
+#: padding rule of CommonMark code spans must keep), raw HTML outside any span.
+HOSTILE_HYP = "x ``<img src=x onerror=alert(1)>`` y"
+HOSTILE_REF = "`<b>x</b>`"
+HOSTILE_ERROR = "ValueError: ```<img src=x onerror=alert(2)>```"
+#: An implementation's name is data too: a ``cmd:`` spec is any text.
+HOSTILE_IMPL = "cmd:echo `` <img src=x onerror=alert(3)> `` {hyp}"
+HOSTILE_REASON = "<img src=x onerror=alert(4)> [link](javascript:alert(5)) *x*"
+
+
+def hostile_audit(tmp_path: Path) -> Path:
+    """The golden audit folder with hostile text in every kind of data report.md
+    shows: texts, an error, an implementation's name, a tolerance's reason and a
+    skipped implementation's reason."""
+    folder = tmp_path / "audit"
+    shutil.copytree(GOLDEN, folder)
+    name = json.dumps(HOSTILE_IMPL)[1:-1]  # as it is spelt inside a JSON string
+    for path in folder.iterdir():
+        path.write_text(path.read_text(encoding="utf-8").replace("crashy", name),
+                        encoding="utf-8")
+    findings_path = folder / "findings.json"
+    findings = json.loads(findings_path.read_text(encoding="utf-8"))
+    for finding in findings:
+        finding["example"].update(hypothesis=HOSTILE_HYP, references=[HOSTILE_REF],
+                                  error=HOSTILE_ERROR if finding["kind"] == "crash" else "")
+    findings_path.write_text(json.dumps(findings), encoding="utf-8")
+    about_path = folder / "audit.json"
+    about = json.loads(about_path.read_text(encoding="utf-8"))
+    about["metrics"][0]["skipped"] = [HOSTILE_REASON]
+    tolerance = about["metrics"][0]["participants"][1]["tolerance"]
+    tolerance.update(absolute=0.5, reason=HOSTILE_REASON)
+    about_path.write_text(json.dumps(about), encoding="utf-8")
+    return folder
+
+
+class Rendered(HTMLParser):
+    """The tags of rendered Markdown, its text, and the text of each ``<code>``
+    element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.text = ""
+        self.codes: list[str] = []
+        self._code: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        if tag == "code":
+            self._code = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code" and self._code is not None:
+            self.codes.append("".join(self._code))
+            self._code = None
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+        if self._code is not None:
+            self._code.append(data)
+
+
+#: The tags report.md's own Markdown makes: headings, paragraphs, lists, tables,
+#: code spans, bold and italic.  Any other tag came from the data.
+MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "tr", "th",
+                 "td", "code", "strong", "em"}
+
+
+def test_no_data_in_report_md_becomes_raw_html(tmp_path: Path) -> None:
+    text = audit_reports.render_reports(hostile_audit(tmp_path), pictures=False)["report.md"]
+    page = rendered_markdown(text)
+    # Each hostile text shows exactly as written, inside one code span: a fence
+    # closed early or padding lost would cut or change it.
+    for hostile in (HOSTILE_HYP, HOSTILE_REF, HOSTILE_ERROR, HOSTILE_IMPL):
+        assert any(hostile in code for code in page.codes), hostile
+    assert "crashy" not in text
+
+
+def rendered_markdown(text: str) -> Rendered:
+    """``text`` rendered as a GitHub-like viewer does (CommonMark with raw HTML
+    allowed, GFM's tables and strikethrough), checked to hold no raw HTML and no
+    link: only the tags Markdown itself makes."""
+    markdown_it = pytest.importorskip("markdown_it")
+    renderer = markdown_it.MarkdownIt("commonmark", {"html": True}).enable(
+        ["table", "strikethrough"])
+    tokens = [t for block in renderer.parse(text) for t in [block, *(block.children or [])]]
+    assert [t.content for t in tokens if t.type in ("html_inline", "html_block")] == []
+    assert not [t for t in tokens if t.type == "link_open"]
+    page = Rendered()
+    page.feed(renderer.render(text))
+    assert page.tags <= MARKDOWN_TAGS
+    return page
+
+
+def test_no_data_in_check_md_becomes_raw_html() -> None:
+    """``check --impl`` takes your own implementation too; a crash's detail is its
+    exception's message, and a fixture's case ID any text."""
+    crash = Outcome("must_<b>x</b>", HOSTILE_IMPL, {}, "crash", HOSTILE_ERROR)
+    fail = Outcome("must_y", "reference", {}, "FAIL", HOSTILE_REASON)
+    text = check_report.render_markdown([crash, fail], [HOSTILE_IMPL, "reference"],
+                                        {f"{HOSTILE_IMPL} (bleu)": HOSTILE_REF})
+    page = rendered_markdown(text)
+    for hostile in (HOSTILE_IMPL, HOSTILE_REF):  # names and signatures: code spans
+        assert any(hostile in code for code in page.codes), hostile
+    for hostile in ("must_<b>x</b>", HOSTILE_ERROR, HOSTILE_REASON):  # escaped text
+        assert hostile in page.text, hostile
 
 
 # ------------------------------------------- output files: a write cut short
