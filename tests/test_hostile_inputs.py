@@ -242,3 +242,30 @@ def test_ctrl_c_while_writing_results_jsonl_leaves_the_previous_files(
     assert (tmp_path / "audit.json").read_text(encoding="utf-8") == PREVIOUS
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "audit.json", "findings.json", "results.jsonl"]
+
+
+# ----------------------------------------- option values that make no sense
+
+
+def corpus(tmp_path: Path) -> list[str]:
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("the cat sat on the mat\n", encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(hyp)]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--timeout", "0", "a number of seconds greater than 0"),
+        ("--timeout", "-1", "a number of seconds greater than 0"),
+        ("--timeout", "nan", "a number of seconds greater than 0"),
+        ("--jobs", "0", "a whole number, at least 1"),
+        ("--generate", "-5", "a whole number, at least 0"),
+    ],
+)
+def test_a_senseless_audit_option_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, says: str
+) -> None:
+    err = usage_error(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                      *corpus(tmp_path), option, value)
+    assert f"argument {option}: " in err and says in err and repr(value) in err, err
