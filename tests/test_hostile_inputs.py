@@ -16,6 +16,7 @@ Grouped by what the input attacks:
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import shutil
 import signal
@@ -269,3 +270,53 @@ def test_a_senseless_audit_option_is_one_line(
     err = usage_error(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                       *corpus(tmp_path), option, value)
     assert f"argument {option}: " in err and says in err and repr(value) in err, err
+
+
+# ------------------------------------------------------------- input files
+
+
+@pytest.mark.parametrize("inputs", [["--hyp", "-", "--ref", "-"],
+                                    ["--hyp", "h.txt", "--ref", "-", "--ref", "-"]])
+def test_standard_input_named_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    inputs: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    corpus(tmp_path)
+    stdin = io.TextIOWrapper(io.BytesIO(f"{SENTENCE}\n".encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           *inputs)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "standard input" in err and "only once" in err, err
+
+
+SENTENCE = "the cat sat on the mat"
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_is_dropped_and_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_bytes(BOM + f"{SENTENCE}\n{SENTENCE}\n".encode())
+    ref.write_text(f"{SENTENCE}\n{SENTENCE}\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           "--hyp", hyp, "--ref", ref)
+    # Identical texts: every n-gram precision 1 and BP 1, so BLEU = 100 (Papineni
+    # et al. 2002, eq. 1); the mark left in would make "\ufeffthe" a token of its own.
+    assert status == 0 and out.startswith("BLEU = 100.00 "), out
+    assert err.count("\n") == 1 and f"{hyp}:1:" in err and "U+FEFF" in err, err
+
+
+def test_a_byte_order_mark_before_jsonl_is_dropped_and_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.jsonl"
+    record = json.dumps({"hyp": SENTENCE, "ref": SENTENCE})
+    data.write_bytes(BOM + f"{record}\n".encode())
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           "--jsonl", data)
+    # As above: a hypothesis identical to its reference scores 100.
+    assert status == 0 and out.startswith("BLEU = 100.00 "), (out, err)
+    assert err.count("\n") == 1 and f"{data}:1:" in err and "U+FEFF" in err, err
