@@ -32,6 +32,7 @@ import metricdiff.audit.output as audit_output
 from metricdiff.cli import main
 from metricdiff.cli._user_impls import write_inferred
 from metricdiff.comparison.expectations import Outcome
+from metricdiff.locks.snapshot import Verification
 from metricdiff.reports import audit_reports
 from metricdiff.reports import check as check_report
 
@@ -320,3 +321,29 @@ def test_a_byte_order_mark_before_jsonl_is_dropped_and_said_once(
     # As above: a hypothesis identical to its reference scores 100.
     assert status == 0 and out.startswith("BLEU = 100.00 "), (out, err)
     assert err.count("\n") == 1 and f"{data}:1:" in err and "U+FEFF" in err, err
+
+
+# ----------------------------------------------------------------- wording
+
+
+def verification(checked: int) -> Verification:
+    return Verification(Path("scores.lock"), checked, (), (), (), ())
+
+
+def test_verify_counts_one_score_in_the_singular() -> None:
+    assert verification(1).summary() == "scores.lock: its 1 score reproduces"
+    assert verification(2).summary() == "scores.lock: all 2 scores reproduce"
+
+
+def test_snapshot_counts_one_score_and_case_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "one.toml").write_text(
+        'format = 1\n[[case]]\nid = "must_one"\nmetric = "bleu"\ndescription = "one"\n'
+        f'hyps = ["{SENTENCE}"]\nrefs = [["{SENTENCE}"]]\nsource = "hand: identical"\n'
+        "[[case.expect]]\nscore = 100.0\n", encoding="utf-8")
+    status, out, _ = run(capsys, "snapshot", "--fixtures", fixtures, "--impl", "reference",
+                         "--out", tmp_path / "one.lock")
+    assert status == 0 and ": 1 score (0 raised), 1 case, " in out, out

@@ -45,6 +45,7 @@ from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.base import UnsupportedOption
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.wording import plural
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -591,10 +592,6 @@ class Drift:
         return f"drift: {where}  {self.field}: {self.old} -> {self.new}"
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def _within(old: float, new: float, abs_tol: float, rel_tol: float) -> bool:
     if math.isnan(old) or math.isnan(new):
         return math.isnan(old) and math.isnan(new)
@@ -679,7 +676,7 @@ class Missing:
     def line(self) -> str:
         # An adapter's reason already starts with its name.
         reason = self.reason if self.reason.startswith(self.impl) else f"{self.impl}: {self.reason}"
-        return f"missing: {reason} ({_count(self.scores, 'score')} not checked)"
+        return f"missing: {reason} ({plural(self.scores, 'score')} not checked)"
 
 
 @attrs.frozen
@@ -704,19 +701,23 @@ class Verification:
         return len({(drift.case, drift.metric, drift.impl) for drift in self.drifts})
 
     def summary(self) -> str:
-        """``LOCK: all 6 scores reproduce``, or ``LOCK: 3 of 6 scores drifted (26
-        fields)``, with the missing implementations if any."""
+        """``LOCK: all 6 scores reproduce`` (``its 1 score reproduces``), or ``LOCK:
+        3 of 6 scores drifted (26 fields)``, with the missing implementations if
+        any."""
         if self.ok:
-            return f"{self.lock}: all {_count(self.checked, 'score')} reproduce"
+            if self.checked == 1:
+                return f"{self.lock}: its 1 score reproduces"
+            return f"{self.lock}: all {plural(self.checked, 'score')} reproduce"
         if self.drifts:
-            text = (f"{self.lock}: {self.drifted_scores} of {_count(self.checked, 'score')} "
-                    f"drifted ({_count(len(self.drifts), 'field')})")
+            text = (f"{self.lock}: {self.drifted_scores} of {plural(self.checked, 'score')} "
+                    f"drifted ({plural(len(self.drifts), 'field')})")
         elif self.checked:
-            text = f"{self.lock}: {_count(self.checked, 'score')} checked, all reproduce"
+            text = (f"{self.lock}: {plural(self.checked, 'score')} checked, "
+                    + ("it reproduces" if self.checked == 1 else "all reproduce"))
         else:
             text = f"{self.lock}: no score could be checked"
         if self.missing:
-            text += f", {_count(len(self.missing), 'implementation')} missing"
+            text += f", {plural(len(self.missing), 'implementation')} missing"
         return text
 
     def lines(self) -> list[str]:
