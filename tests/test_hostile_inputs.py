@@ -18,8 +18,11 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import re
 import shutil
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -321,6 +324,48 @@ def test_a_byte_order_mark_before_jsonl_is_dropped_and_said_once(
     # As above: a hypothesis identical to its reference scores 100.
     assert status == 0 and out.startswith("BLEU = 100.00 "), (out, err)
     assert err.count("\n") == 1 and f"{data}:1:" in err and "U+FEFF" in err, err
+
+
+# ------------------------------------- implementations that cannot score
+
+MULTI_BLEU = Path(__file__).resolve().parent / "example_impls" / "multi_bleu_like.py"
+
+
+def two_references(tmp_path: Path) -> list[str]:
+    hyp, ref1, ref2 = (tmp_path / name for name in ("h.txt", "r1.txt", "r2.txt"))
+    hyp.write_text("the cat sat on the mat\na dog ran\n", encoding="utf-8")
+    ref1.write_text("the cat sat on a mat\na dog ran fast\n", encoding="utf-8")
+    ref2.write_text("a cat sat on the mat\nthe dog ran\n", encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(ref1), "--ref", str(ref2)]
+
+
+def test_a_command_with_refs_gets_every_reference(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    inputs = two_references(tmp_path)
+    impl = f"cmd:{sys.executable} {MULTI_BLEU} {{refs}} < {{hyp}}"
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", impl, *inputs)
+    # The program run by hand on both reference files prints the expected line.
+    with open(inputs[1], "rb") as hyp:
+        direct = subprocess.run([sys.executable, str(MULTI_BLEU), inputs[3], inputs[5]],
+                                stdin=hyp, capture_output=True, text=True, check=True)
+    expected = re.search(r"BLEU = ([\d.]+)", direct.stdout)
+    assert expected is not None and status == 0, err
+    assert out.startswith(f"BLEU = {expected.group(1)}"), (out, direct.stdout)
+
+
+def test_an_implementation_that_scores_nothing_is_no_all_clear(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out_dir = tmp_path / "out"
+    # `false` exits 1 whatever it is given: every case fails.
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                           "--impl", "cmd:false {hyp} {ref}", *two_references(tmp_path),
+                           "--no-minimise", "--out", out_dir)
+    said = "could not score cmd:false {hyp} {ref} (no result on any case)"
+    assert status == 1 and said in out.splitlines()[-1], (out, err)
+    assert said in (out_dir / "report.md").read_text(encoding="utf-8")
+    assert said in json.loads((out_dir / "report.json").read_text(encoding="utf-8"))["summary"]
 
 
 # ----------------------------------------------------------------- wording

@@ -3,6 +3,8 @@ counts things the same way ("1 case", "2 cases")."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` followed by ``noun``, in the plural unless ``count`` is 1:
@@ -13,4 +15,12 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {many if many is not None else noun + 's'}"
 
 
-__all__ = ["plural"]
+def could_not_score(names: Sequence[str]) -> str:
+    """The clause an audit's summary ends with when an implementation gave no
+    result on any case: without it, "0 findings" would read as agreement."""
+    if not names:
+        return ""
+    return f"; could not score {', '.join(names)} (no result on any case)"
+
+
+__all__ = ["could_not_score", "plural"]

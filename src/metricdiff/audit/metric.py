@@ -532,6 +532,12 @@ class MetricAudit:
     #: The inferred profile of each participant that declares none.
     inferred: list[Inference] = attrs.field(factory=list)
 
+    def unscored(self) -> list[str]:
+        """Participants that gave no result on any case: their silence is no
+        agreement, so the audit says it could not score them."""
+        return [p.name for p in self.participants
+                if self.cases and all(r.status != "ok" for r in self.scores.own[p.name])]
+
 
 def audit_metric(
     metric: str,

@@ -28,6 +28,7 @@ from metricdiff.cli._common import (
 )
 from metricdiff.implementations import AdapterUnavailable, adapter_names, computes, families_of
 from metricdiff.profiles.metrics import METRICS, family
+from metricdiff.wording import could_not_score
 
 if TYPE_CHECKING:
     from metricdiff.audit.metric import Participant
@@ -153,12 +154,18 @@ def run(args: argparse.Namespace) -> int:
 
         write_reports(out)
     findings = [f for a in audits for f in a.findings]
+    unscored = [name for a in audits for name in a.unscored()]
+    # An implementation that failed on every case found nothing to disagree
+    # with: its "0 findings" is no all-clear, and the exit status says so.
+    status = 1 if unscored else 0
     lost = {a.metric: _lost_input(a.participants, corpus, a.metric) for a in audits}
     if args.format == "json":
         for warning in dict.fromkeys(line for lines in lost.values() for line in lines):
             print(warning, file=sys.stderr)
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
-        return 0
+        if unscored:
+            print(f"audit{could_not_score(unscored)}", file=sys.stderr)
+        return status
     for audit in audits:
         print(f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}")
         for warning in lost[audit.metric]:
@@ -186,10 +193,11 @@ def run(args: argparse.Namespace) -> int:
         f"audit: {plural(len(audits), 'metric')}, {plural(scored, 'case')}, "
         f"{plural(len(findings), 'finding')}"
         + (f" ({tally}; {unexplained} unexplained)" if findings else "")
+        + could_not_score(unscored)
         + (f"; wrote {out}/findings.json and report.md, report.html, report.json"
            if out else "")
     )
-    return 0
+    return status
 
 
 def _interrupt_hint(args: argparse.Namespace) -> str:

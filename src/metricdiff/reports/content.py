@@ -27,7 +27,7 @@ from metricdiff.reports.matrix import (
     pattern_groups,
 )
 from metricdiff.reports.model import AuditRecord, Implementation, MetricRecord
-from metricdiff.wording import plural
+from metricdiff.wording import could_not_score, plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
@@ -105,7 +105,9 @@ class Report:
         cases = sum(len(m.record.cases) for m in self.metrics)
         return (f"{plural(len(self.metrics), 'metric')}, {plural(cases, 'case')}, "
                 f"{plural(len(findings), 'finding')}"
-                + (f" ({kinds}; {lost} unexplained)" if findings else "") + ".")
+                + (f" ({kinds}; {lost} unexplained)" if findings else "")
+                + could_not_score([n for m in self.metrics for n in m.record.unscored()])
+                + ".")
 
 
 def metric_report(record: MetricRecord) -> MetricReport:

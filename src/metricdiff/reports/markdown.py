@@ -193,7 +193,7 @@ def render(report: Report) -> str:
     lines = ["# metricdiff audit report", ""]
     if report.timestamp:
         lines += [f"Generated {report.timestamp}.", ""]
-    lines += [report.summary(), "", LEGEND, ""]
+    lines += [escape(report.summary()), "", LEGEND, ""]  # it may name implementations
     for section in report.metrics:
         lines += metric_section(section)
     return "\n".join(lines).rstrip("\n") + "\n"

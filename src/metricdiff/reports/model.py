@@ -93,6 +93,12 @@ class MetricRecord:
     def run(self, impl: str, case: str) -> Run | None:
         return self.runs.get((impl, case))
 
+    def unscored(self) -> list[str]:
+        """Implementations that gave no result on any case (as MetricAudit.unscored)."""
+        return [person.name for person in self.implementations if self.cases and all(
+            (run := self.run(person.name, case.id)) is None or run.status != "ok"
+            for case in self.cases)]
+
 
 @attrs.frozen
 class AuditRecord:

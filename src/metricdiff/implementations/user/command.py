@@ -130,8 +130,8 @@ class CommandAdapter(UserAdapter):
 
     def _run(self, hyps: Sequence[str], refs: References) -> str:
         command = self.command
-        single = "refs" not in command.argv and command.stdin != "refs"
-        streams = _reference_streams(refs, single)
+        # argv holds the placeholder word itself; standard input takes one file.
+        streams = _reference_streams(refs, single="{refs}" not in command.argv)
         with tempfile.TemporaryDirectory(prefix="metricdiff-cmd-") as tmp:
             files = {"hyp": _write(Path(tmp, "hyp.txt"), [_line(h) for h in hyps])}
             paths = [_write(Path(tmp, f"ref{i}.txt"), s) for i, s in enumerate(streams)]
