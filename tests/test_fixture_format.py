@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.cases.fixtures import FixtureError, load_all, load_file
+from metricdiff.cases.fixtures import load_all, load_file
+from metricdiff.errors import FixtureError
 
 GOOD = '''format = 1
 

@@ -12,9 +12,7 @@ from pathlib import Path
 
 import attrs
 
-
-class InputError(ValueError):
-    """Input that metricdiff refuses; the message names the file and line."""
+from metricdiff.errors import InputError
 
 
 def read_segments(name: str) -> list[str]:

@@ -15,6 +15,8 @@ from typing import Any
 
 import attrs
 
+from metricdiff.errors import FixtureError
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
@@ -24,10 +26,6 @@ FORMAT_VERSION = 1
 VERDICT_CLASSES = ("must", "conv", "reject")
 _ID_PATTERN = re.compile(r"^(must|conv|reject)_[a-z0-9_]+$")
 _EXAMPLE_BLOCK = re.compile(r"^```toml metricdiff-example\n(.*?)^```", re.M | re.S)
-
-
-class FixtureError(ValueError):
-    """A fixture that does not follow the format; the message names file and line."""
 
 
 @attrs.frozen

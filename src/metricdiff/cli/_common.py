@@ -1,4 +1,4 @@
-"""What every command shares: the one-line error types, ``-o`` parsing, adapter
+"""What every command shares: the exit statuses, the one-line usage errors, ``-o`` parsing, adapter
 lookup, the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
@@ -9,10 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metricdiff.cases.files import InputError
-from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
-from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
-from metricdiff.profiles import ConventionError
+from metricdiff.cases.fixtures import check_fixture_folder
+from metricdiff.errors import ConventionError, FixtureError, OutputError, UnsupportedOption
+from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.reports.wording import plural
 
 EXIT_USAGE = 2
@@ -22,10 +21,6 @@ EXIT_INTERRUPTED = 130
 
 #: ``add_subparsers()``'s return value; argparse does not export its type.
 Commands = Any
-
-
-class ImplementationFailed(RuntimeError):
-    """The implementation itself raised; a finding about it, reported in one line."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -74,9 +69,9 @@ def output_folder(path: str, option: str = "--out") -> Path:
         blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()),
                        None)
         why = f"{blocker} is a file" if blocker is not None else error.strerror or str(error)
-        raise InputError(f"{option} {path}: cannot create the folder ({why})") from None
+        raise OutputError(f"{option} {path}: cannot create the folder ({why})") from None
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"{option} {path}: cannot write into the folder (permission denied)")
+        raise OutputError(f"{option} {path}: cannot write into the folder (permission denied)")
     return folder
 
 
@@ -114,7 +109,6 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
     "Commands",
-    "ImplementationFailed",
     "Parser",
     "available_adapter",
     "computes",

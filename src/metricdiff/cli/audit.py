@@ -8,7 +8,6 @@ import json
 import sys
 from collections.abc import Sequence
 
-from metricdiff.cases.files import InputError
 from metricdiff.cli._common import (
     Commands,
     computes,
@@ -18,8 +17,8 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
 )
-from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
-from metricdiff.profiles import ConventionError
+from metricdiff.errors import AdapterUnavailable, ConventionError, InputError
+from metricdiff.implementations import adapter_names, families_of
 from metricdiff.profiles.metrics import METRICS
 
 

@@ -9,10 +9,10 @@ from typing import Any
 from metricdiff.cases.files import read_corpus
 from metricdiff.cli._common import (
     Commands,
-    ImplementationFailed,
     available_adapter,
     parse_overrides,
 )
+from metricdiff.errors import ImplementationFailed
 from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import profile_of

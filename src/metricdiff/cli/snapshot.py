@@ -7,8 +7,8 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
-from metricdiff.cases.files import InputError
 from metricdiff.cli._common import Commands
+from metricdiff.errors import InputError, OutputError
 from metricdiff.profiles.metrics import METRICS
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
     except OSError as error:  # checked writable above, but a disk can still fill up
-        raise InputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
+        raise OutputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
     print(
         f"wrote {out}: {len(entries)} scores ({errors} raised), "

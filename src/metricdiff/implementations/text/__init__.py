@@ -7,7 +7,7 @@ stopword list, WordNet exception files) is read at run time from the installed r
 
 from __future__ import annotations
 
-from metricdiff.implementations.text._resources import TextResourceUnavailable
+from metricdiff.errors import TextResourceUnavailable
 from metricdiff.implementations.text.stemmers import (
     STEMMERS,
     Stemmer,

@@ -77,15 +77,9 @@ from typing import Any, ClassVar
 import attrs
 
 from metricdiff.cases.files import SENTENCE_BREAK
-from metricdiff.implementations.base import (
-    ANY,
-    Adapter,
-    InvalidOutput,
-    References,
-    Tolerance,
-    UnsupportedOption,
-)
-from metricdiff.profiles import AXES, ConventionError
+from metricdiff.errors import BadSpec, CommandFailed, InvalidOutput, UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
+from metricdiff.profiles import AXES
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
 from metricdiff.profiles.profile import unknown_signature
 from metricdiff.statistics import BleuResult, RougeResult
@@ -105,14 +99,6 @@ _FROM_JSON: dict[str, Callable[[dict[str, Any]], Result]] = {
     "bleu": BleuResult.from_json,
     "rouge": RougeResult.from_json,
 }
-
-
-class BadSpec(ConventionError):
-    """A ``python:`` or ``cmd:`` spec that cannot be read: a one-line usage error."""
-
-
-class CommandFailed(RuntimeError):
-    """The program exited with a status other than 0, or did not finish in time."""
 
 
 def is_user_spec(name: str) -> bool:

@@ -5,10 +5,6 @@ from __future__ import annotations
 import abc
 
 
-class TokenizerUnavailable(RuntimeError):
-    """A tokenizer whose optional package is not installed."""
-
-
 class Tokenizer(abc.ABC):
     """Cuts one segment (one line of text) into tokens.
 

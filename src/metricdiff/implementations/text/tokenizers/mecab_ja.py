@@ -16,7 +16,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer, TokenizerUnavailable
+from metricdiff.errors import TokenizerUnavailable
+from metricdiff.implementations.text.tokenizers.base import Tokenizer
 
 _INSTALL = "pip install 'metricdiff[ja]'"
 _IPADIC_SIZE = 392126
