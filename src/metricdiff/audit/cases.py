@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from metricdiff.audit.metric import AuditCase
-from metricdiff.cases.files import Corpus, read_corpus
+from metricdiff.cases.case import Case, Sample
+from metricdiff.cases.files import read_line_cases
 from metricdiff.cases.fixtures import load_all
 from metricdiff.profiles.metrics import family
 
@@ -17,46 +17,33 @@ DEFAULT_METRICS = (
 )
 
 
-def fixture_cases(root: Path, metric: str) -> list[AuditCase]:
-    """The texts of every must_ and conv_ fixture of ``metric``'s family.
+def fixture_cases(root: Path, metric: str) -> list[Case]:
+    """Every must_ and conv_ fixture of ``metric``'s family, each text once.
 
     The audit compares implementations as their users run them, so it takes the
     fixtures' texts and leaves their pinned options to ``metricdiff check``.
     """
     wanted = family(metric)
-    seen: set[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = set()
+    seen: set[Sample] = set()
     cases = []
     for case in load_all(root):
         if case.verdict_class == "reject" or family(case.metric) != wanted:
             continue
-        if (case.hyps, case.refs) in seen:
+        if case.sample in seen:
             continue
-        seen.add((case.hyps, case.refs))
-        cases.append(AuditCase(case.id, case.hyps, case.refs, "fixture",
-                               case.location.rsplit(":", 1)[0]))
+        seen.add(case.sample)
+        cases.append(case)
     return cases
 
 
-def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[AuditCase]:
-    """Each line of the user's files as a case, and the whole corpus as one more."""
-    corpus: Corpus = read_corpus(hyp_file, ref_files)
-    if family(metric) == "rouge":
-        corpus = corpus.with_sentence_breaks()
-    name = Path(hyp_file).name
-    cases = [
-        AuditCase(f"{name}:{line}", (hyp,), (refs,), "user", name)
-        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
-    ]
-    if len(corpus.hyps) > 1:
-        cases.append(AuditCase(f"{name}:corpus", corpus.hyps, corpus.refs, "user", name))
-    return cases
+def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[Case]:
+    """Each line of the user's files as a case, and the whole corpus as one more
+    (``files.line_cases``), as ``metric`` is given them."""
+    return [case.for_metric(metric) for case in read_line_cases(hyp_file, ref_files)]
 
 
-def generated_cases(metric: str, count: int, seed: int) -> list[AuditCase]:
-    """``count`` Hypothesis-generated cases for ``metric``'s family, from ``seed``."""
+def generated_cases(metric: str, count: int, seed: int) -> list[Case]:
+    """``count`` generated cases for ``metric``'s family, from ``seed``."""
     from metricdiff.cases.generate import generate_cases
 
-    return [
-        AuditCase(f"gen_{seed}_{index}", case.hyps, case.refs, "generated", case.klass)
-        for index, case in enumerate(generate_cases(family(metric), count, seed))
-    ]
+    return generate_cases(family(metric), count, seed)

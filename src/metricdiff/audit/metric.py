@@ -23,6 +23,7 @@ from typing import TextIO
 import attrs
 
 from metricdiff.audit.journal import Journal, ProgressLine, job_case_key
+from metricdiff.cases.case import Case, Sample, size
 from metricdiff.comparison.stages import first_difference, headline_delta, headlines_differ
 from metricdiff.findings import shrink
 from metricdiff.findings.explain import Explanation, Reproducer, changed, explain
@@ -41,26 +42,6 @@ REFERENCE_STEMMER = "porter-original"
 #: At most this many explainer searches per implementation and metric; the
 #: rest of its disagreements are grouped by their first differing statistic.
 MAX_SEARCHES = 24
-
-
-@attrs.frozen
-class AuditCase:
-    """One input the audit scores: its hypotheses and each segment's references."""
-
-    id: str
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str | None, ...], ...]
-    source: str  # "fixture", "user" or "generated"
-    klass: str = ""
-
-    @property
-    def sample(self) -> tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]:
-        return self.hyps, self.refs
-
-    def size(self) -> int:
-        """How big the case is, for picking the smallest example."""
-        texts = [*self.hyps, *(r or "" for refs in self.refs for r in refs)]
-        return sum(len(text) for text in texts) + 10 * len(texts)
 
 
 @attrs.frozen
@@ -147,7 +128,7 @@ def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options)
 
 def score_everything(
     metric: str,
-    cases: Sequence[AuditCase],
+    cases: Sequence[Case],
     people: Sequence[Participant],
     workers: int,
     timeout: float,
@@ -265,7 +246,7 @@ Found = list[tuple[Finding, Witness]]
 
 
 def _failure_findings(
-    metric: str, person: Participant, cases: Sequence[AuditCase], results: Sequence[CaseResult]
+    metric: str, person: Participant, cases: Sequence[Case], results: Sequence[CaseResult]
 ) -> Found:
     """crash / timeout / invalid-output, grouped by kind and error type."""
     groups: dict[tuple[str, str], list[int]] = defaultdict(list)
@@ -287,7 +268,7 @@ def _failure_findings(
 
 
 def conformance(
-    metric: str, person: Participant, cases: Sequence[AuditCase], scores: Scores
+    metric: str, person: Participant, cases: Sequence[Case], scores: Scores
 ) -> tuple[Found, dict[int, Options | None]]:
     """The participant against the reference configured as it; also, per case,
     the profile that reproduces it (its declared one, an explained one, or None)."""
@@ -324,7 +305,7 @@ def conformance(
 def _explain_groups(
     metric: str,
     person: Participant,
-    cases: Sequence[AuditCase],
+    cases: Sequence[Case],
     own: Sequence[CaseResult],
     open_cases: Sequence[Disagreement],
 ) -> list[tuple[Explanation, list[Disagreement]]]:
@@ -362,7 +343,7 @@ def _same_stage(a: Disagreement, b: Disagreement) -> bool:
 
 
 def _reproduces(
-    metric: str, options: Options, case: AuditCase, outcome: CaseResult, person: Participant
+    metric: str, options: Options, case: Case, outcome: CaseResult, person: Participant
 ) -> bool:
     if outcome.result is None:
         return False
@@ -374,7 +355,7 @@ def _reproduces(
 def _conformance_finding(
     metric: str,
     person: Participant,
-    cases: Sequence[AuditCase],
+    cases: Sequence[Case],
     scores: Scores,
     explanation: Explanation,
     members: Sequence[Disagreement],
@@ -406,7 +387,7 @@ def _cause(
     metric: str,
     left: Options,
     right: Options,
-    case: AuditCase,
+    case: Case,
     target: Result,
     tolerance: Tolerance,
     tried: list[tuple[tuple[str, str], ...]],
@@ -455,7 +436,7 @@ def agreement(
     metric: str,
     left: Participant,
     right: Participant,
-    cases: Sequence[AuditCase],
+    cases: Sequence[Case],
     scores: Scores,
     effective: dict[str, dict[int, Options | None]],
 ) -> Found:
@@ -522,7 +503,7 @@ class MetricAudit:
     metric: str
     participants: list[Participant]
     skipped: list[str]
-    cases: list[AuditCase]
+    cases: list[Case]
     scores: Scores
     findings: list[Finding]
     #: For each finding, in the same order, how it was established.
@@ -533,7 +514,7 @@ class MetricAudit:
 
 def audit_metric(
     metric: str,
-    cases: Sequence[AuditCase],
+    cases: Sequence[Case],
     impls: Sequence[str] | None = None,
     workers: int = 1,
     timeout: float = 60.0,
@@ -601,7 +582,7 @@ def audit_metric(
 
 
 def _inferred(
-    metric: str, person: Participant, cases: Sequence[AuditCase], scores: Scores
+    metric: str, person: Participant, cases: Sequence[Case], scores: Scores
 ) -> Inference:
     """The profile of a participant that declares none, from its results."""
     scored = [
@@ -616,12 +597,12 @@ def _inferred(
 # ------------------------------------------------------------------ shrinking
 
 
-def _job(person: Participant, samples: Sequence[shrink.Sample], metric: str,
+def _job(person: Participant, samples: Sequence[Sample], metric: str,
          impl: str | None = None) -> Job:
     return Job(impl or person.impl, metric, person.options, tuple(samples), person.name)
 
 
-def _score_sides(witness: Witness, samples: Sequence[shrink.Sample], metric: str,
+def _score_sides(witness: Witness, samples: Sequence[Sample], metric: str,
                  timeout: float) -> list[list[CaseResult]]:
     """Both sides of a witness on ``samples``, side by side (the slower sets the
     pace): the implementation, then the reference configured as it (conformance)
@@ -634,7 +615,7 @@ def _score_sides(witness: Witness, samples: Sequence[shrink.Sample], metric: str
     return run_jobs(jobs, workers=len(jobs), timeout=timeout)
 
 
-#: An example this small (in characters, see ``shrink.size``) is shown as it is.
+#: An example this small (in characters, see ``cases.case.size``) is shown as it is.
 SMALL_ENOUGH = 60
 #: How many batches of candidates the shrinker may have judged per metric: a count,
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
@@ -659,7 +640,7 @@ def holds_for(
     """The test a smaller case must pass to still show the finding."""
     budget = budget or Budget()
 
-    def holds(samples: Sequence[shrink.Sample]) -> list[bool]:
+    def holds(samples: Sequence[Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
         sides = _score_sides(witness, samples, metric, timeout)
@@ -676,7 +657,7 @@ def holds_for(
     return holds
 
 
-def _still(metric: str, witness: Witness, sample: shrink.Sample,
+def _still(metric: str, witness: Witness, sample: Sample,
            a: Result | None, b: Result | None) -> bool:
     if a is None or b is None:
         return False
@@ -708,8 +689,8 @@ HYPOTHESIS_BUDGET = 40
 
 
 def hypothesis_minimum(
-    metric: str, case: AuditCase, holds: shrink.Holds, seed: int = 0
-) -> shrink.Sample | None:
+    metric: str, case: Case, holds: shrink.Holds, seed: int = 0
+) -> Sample | None:
     """A small case of the same generated class under which the finding still holds,
     found and shrunk by Hypothesis (bounded by HYPOTHESIS_BUDGET judgements)."""
     import random
@@ -724,10 +705,10 @@ def hypothesis_minimum(
         return None
     # Memoised, so that a case judged once is always judged the same: Hypothesis
     # replays what it found, and once the budget is spent new cases are refused.
-    verdicts: dict[shrink.Sample, bool] = {}
+    verdicts: dict[Sample, bool] = {}
 
-    def still(generated: object) -> bool:
-        sample = (generated.hyps, generated.refs)  # type: ignore[attr-defined]
+    def still(generated: Case) -> bool:
+        sample = generated.sample
         if sample not in verdicts:
             verdicts[sample] = len(verdicts) < HYPOTHESIS_BUDGET and holds([sample])[0]
         return verdicts[sample]
@@ -738,7 +719,7 @@ def hypothesis_minimum(
         found = find(strategy, still, settings=config, random=random.Random(seed))
     except Exception:  # nothing found in time, or Hypothesis gave up: keep ours
         return None
-    return found.hyps, found.refs
+    return found.sample
 
 
 def minimise_finding(
@@ -746,21 +727,21 @@ def minimise_finding(
     finding: Finding,
     witness: Witness,
     timeout: float,
-    case: AuditCase | None = None,
+    case: Case | None = None,
     budget: Budget | None = None,
 ) -> Finding:
     """The finding shown with the smallest example that still has its cause: a
     generated case is first shrunk by Hypothesis within its class, then every case
     by greedy reduction."""
-    original: shrink.Sample = (finding.example.hyps, finding.example.refs)
+    original: Sample = (finding.example.hyps, finding.example.refs)
     start = original
-    if shrink.size(start) <= SMALL_ENOUGH:
+    if size(start) <= SMALL_ENOUGH:
         return finding
     holds = holds_for(metric, witness, timeout, budget)
-    if (case is not None and case.source == "generated" and case.klass
+    if (case is not None and case.origin == "generated" and case.klass
             and case.klass not in _SLOW_TO_SHRINK):
         found = hypothesis_minimum(metric, case, holds)
-        if found is not None and shrink.size(found) < shrink.size(start):
+        if found is not None and size(found) < size(start):
             start = found
     smallest = shrink.minimise(start, holds)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)

@@ -83,7 +83,7 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                 ],
                 "skipped": list(audit.skipped),
                 "cases": [
-                    {"id": case.id, "source": case.source, "class": case.klass}
+                    {"id": case.id, "source": case.origin, "class": case.klass}
                     for case in audit.cases
                 ],
             }
@@ -106,7 +106,7 @@ def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
                     "impl": label,
                     "signature": person.signature,
                     "case": case.id,
-                    "source": case.source,
+                    "source": case.origin,
                     "status": outcome.status,
                     "error": outcome.error,
                     "result": None if outcome.result is None else outcome.result.to_json(),
@@ -121,7 +121,7 @@ def _slug(text: str) -> str:
 def _reference_gives(finding: Finding, options: dict[str, str], expect: dict[str, Any]) -> bool:
     """Whether the reference, configured as the expectation says, gives its values:
     a saved fixture must hold as a regression test."""
-    from metricdiff.cases.fixtures import Expectation
+    from metricdiff.cases.case import Expectation
     from metricdiff.comparison.expectations import mismatches
     from metricdiff.implementations import get_adapter
 

@@ -1,4 +1,6 @@
-"""Reading the user's hypothesis and reference files: one segment per line.
+"""Reading the user's hypothesis and reference files: one segment per line; the
+whole corpus as one ``Case``, and each line as a case of its own (``line_cases``,
+what the audit and a lock score).
 
 Every problem becomes an InputError whose message starts with ``file:line:``, so
 the command line can print it as one line and exit with status 2.
@@ -12,6 +14,7 @@ from pathlib import Path
 
 import attrs
 
+from metricdiff.cases.case import Case
 from metricdiff.errors import InputError
 
 
@@ -40,33 +43,10 @@ def read_segments(name: str) -> list[str]:
     return segments
 
 
-#: How a line of a ROUGE input file separates the sentences of one segment.
-SENTENCE_BREAK = "\\n"
-
-
-@attrs.frozen
-class Corpus:
-    """Hypotheses and, per segment, its references (one per reference file)."""
-
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-
-    def with_sentence_breaks(self) -> Corpus:
-        """The corpus with each literal ``\\n`` (backslash, n) turned into a line
-        break: ROUGE input files keep one segment per line and mark the sentences
-        inside it that way, since summary-level ROUGE-L needs them."""
-
-        def split(text: str) -> str:
-            return text.replace(SENTENCE_BREAK, "\n")
-
-        return Corpus(
-            tuple(split(h) for h in self.hyps),
-            tuple(tuple(split(r) for r in refs) for refs in self.refs),
-        )
-
-
-def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
-    """The hypothesis file and its reference files, checked to line up."""
+def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
+    """The hypothesis file and its reference files, checked to line up: the whole
+    corpus as one case.  Its texts keep the files' literal ``\\n`` sentence breaks
+    (``Case.for_metric`` applies them for ROUGE)."""
     if not ref_files:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
     hyps = read_segments(hyp_file)
@@ -77,4 +57,24 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
             raise InputError(
                 f"{name}:{shorter}: has {len(stream)} lines but {hyp_file} has {len(hyps)}"
             )
-    return Corpus(tuple(hyps), tuple(zip(*streams, strict=True)) if hyps else ())
+    name = Path(hyp_file).name
+    refs = tuple(zip(*streams, strict=True)) if hyps else ()
+    return Case(hyps, refs, id=f"{name}:corpus", origin="user", klass=name,
+                location=hyp_file, sentence_breaks=True)
+
+
+def line_cases(corpus: Case) -> list[Case]:
+    """Each line of a user's corpus as a case (``h.txt:3``), and the whole corpus
+    (``h.txt:corpus``) as one more when it has more than one line: a one-line
+    corpus is its line again, and an empty one has nothing to score."""
+    cases = [
+        attrs.evolve(corpus, hyps=(hyp,), refs=(refs,), id=f"{corpus.klass}:{line}",
+                     location=f"{corpus.location}:{line}")
+        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
+    ]
+    return [*cases, corpus] if len(cases) > 1 else cases
+
+
+def read_line_cases(hyp_file: str, ref_files: Sequence[str]) -> list[Case]:
+    """``line_cases`` of the user's files: what the audit and a lock score."""
+    return line_cases(read_corpus(hyp_file, ref_files))

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from metricdiff.cases import fixtures
+from metricdiff.cases.case import Case
 from metricdiff.cases.draws import Draw, HypothesisDraw, RandomDraw
 from metricdiff.cases.perturb import ref_count
 from metricdiff.cases.segments import SEGMENTS
@@ -81,56 +81,12 @@ def classes_for(family: str) -> tuple[str, ...]:
 
 
 # --------------------------------------------------------------------------------------
-# The generated case
+# Assembling the case
 
 
-@attrs.frozen
-class GeneratedCase:
-    """A drawn case: one segment, or 2–4 for the ``corpus`` class.
-
-    ``refs[i]`` holds the references of ``hyps[i]``; every segment has the same
-    number of references.  ``family`` is the family it was drawn for and ``seed``
-    the seed of ``generate_cases`` (None for a case drawn by Hypothesis).
-    """
-
-    klass: str
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-    family: str | None = attrs.field(default=None, kw_only=True)
-    seed: int | None = attrs.field(default=None, kw_only=True)
-
-    def texts(self) -> list[str]:
-        """Every hypothesis and reference, in order."""
-        return [*self.hyps, *(ref for refs in self.refs for ref in refs)]
-
-    def to_case(self, metric: str, index: int) -> fixtures.Case:
-        """The case as a fixture ``Case`` for ``metric``, without expectations.
-
-        Its id is ``conv_generated_<class>_<index>`` and its location
-        ``generated:<seed>:<index>`` (``none`` for the seed of a Hypothesis draw).
-        """
-        family = metrics.family(metric)
-        if family == "bleu" and any("\n" in text for text in self.texts()):
-            raise ValueError(
-                f"generated {self.klass} case {index} has sentence breaks, which BLEU "
-                "segments cannot hold; draw it for the bleu family"
-            )
-        seed = "none" if self.seed is None else str(self.seed)
-        slug = self.klass.replace("-", "_")
-        drawn_for = f" for {self.family}" if self.family else ""
-        return fixtures.Case(
-            id=f"conv_generated_{slug}_{index}",
-            metric=metric,
-            hyps=self.hyps,
-            refs=self.refs,
-            options={},
-            expectations=(),
-            description=f"generated {self.klass} case{drawn_for}, seed {seed}, index {index}",
-            location=f"generated:{seed}:{index}",
-        )
-
-
-def _build(d: Draw, klass: str, family: str) -> GeneratedCase:
+def _build(d: Draw, klass: str, family: str) -> Case:
+    """One segment, or 2-4 for the ``corpus`` class, every segment with the same
+    number of references."""
     if klass == "corpus":
         segment_classes = tuple(name for name in classes_for(family) if name != "corpus")
         n_refs = ref_count(d)
@@ -142,7 +98,34 @@ def _build(d: Draw, klass: str, family: str) -> GeneratedCase:
         n_refs = d.integer(1, 4) if klass == "multi-ref" else ref_count(d)
         hyp, seg_refs = SEGMENTS[klass](d, family, n_refs)
         hyps, refs = (hyp,), (seg_refs,)
-    return GeneratedCase(klass, hyps, refs, family=family)
+    return Case(hyps, refs, origin="generated", klass=klass, family=family)
+
+
+def as_fixture(case: Case, metric: str, index: int) -> Case:
+    """A generated case as a fixture case of ``metric``, without expectations.
+
+    Its id is ``conv_generated_<class>_<index>``; its location and description are
+    those ``generate_case`` gave it, or for a case drawn by Hypothesis
+    ``generated:none:<index>`` and one that says so.
+    """
+    if metrics.family(metric) == "bleu" and any("\n" in text for text in case.texts()):
+        raise ValueError(
+            f"generated {case.klass} case {index} has sentence breaks, which BLEU "
+            "segments cannot hold; draw it for the bleu family"
+        )
+    slug = case.klass.replace("-", "_")
+    return attrs.evolve(
+        case,
+        id=f"conv_generated_{slug}_{index}",
+        metric=metric,
+        description=case.description or _description(case, "none", index),
+        location=case.location or f"generated:none:{index}",
+    )
+
+
+def _description(case: Case, seed: str, index: int) -> str:
+    drawn_for = f" for {case.family}" if case.family else ""
+    return f"generated {case.klass} case{drawn_for}, seed {seed}, index {index}"
 
 
 # --------------------------------------------------------------------------------------
@@ -167,17 +150,19 @@ def _rng(family: str, seed: int, index: int) -> random.Random:
     return random.Random(int.from_bytes(hashlib.sha256(key).digest(), "big"))
 
 
-def generate_case(family: str, seed: int, index: int) -> GeneratedCase:
+def generate_case(family: str, seed: int, index: int) -> Case:
     """Case ``index`` of ``generate_cases(family, count, seed)`` for any larger count,
-    rebuilt on its own (``generated:<seed>:<index>`` names it)."""
+    rebuilt on its own: its id is ``gen_<seed>_<index>``, its location
+    ``generated:<seed>:<index>``."""
     _check_family(family)
     names = classes_for(family)
     klass = names[index % len(names)]
     case = _build(RandomDraw(_rng(family, seed, index)), klass, family)
-    return attrs.evolve(case, seed=seed)
+    return attrs.evolve(case, id=f"gen_{seed}_{index}", location=f"generated:{seed}:{index}",
+                        description=_description(case, str(seed), index))
 
 
-def generate_cases(family: str, count: int, seed: int) -> list[GeneratedCase]:
+def generate_cases(family: str, count: int, seed: int) -> list[Case]:
     """``count`` cases for ``family`` (``bleu`` or ``rouge``), the classes taken in
     turn (``classes_for(family)``); the same arguments give the same list in every
     process, and a list is a prefix of every longer one with the same seed."""
@@ -188,7 +173,7 @@ def generate_cases(family: str, count: int, seed: int) -> list[GeneratedCase]:
 
 
 @cache
-def strategy_for(klass: str, family: str) -> SearchStrategy[GeneratedCase]:
+def strategy_for(klass: str, family: str) -> SearchStrategy[Case]:
     """The Hypothesis strategy of one class, for ``hypothesis.find`` or ``@given``:
     it draws the cases ``generate_cases`` makes for the class, and shrinks towards
     fewer and plainer tokens and fewer perturbations."""
@@ -196,14 +181,14 @@ def strategy_for(klass: str, family: str) -> SearchStrategy[GeneratedCase]:
     from hypothesis import strategies as st
 
     @st.composite
-    def cases(draw: DrawFn) -> GeneratedCase:
+    def cases(draw: DrawFn) -> Case:
         return _build(HypothesisDraw(draw), klass, family)
 
     return cases()
 
 
-def _class_strategy(klass: str) -> Callable[[str], SearchStrategy[GeneratedCase]]:
-    def strategy(family: str) -> SearchStrategy[GeneratedCase]:
+def _class_strategy(klass: str) -> Callable[[str], SearchStrategy[Case]]:
+    def strategy(family: str) -> SearchStrategy[Case]:
         return strategy_for(klass, family)
 
     strategy.__name__ = f"strategy_{klass.replace('-', '_')}"
@@ -211,6 +196,6 @@ def _class_strategy(klass: str) -> Callable[[str], SearchStrategy[GeneratedCase]
 
 
 #: Each class's strategy, taking the family (``bleu`` or ``rouge``).
-CLASSES: dict[str, Callable[[str], SearchStrategy[GeneratedCase]]] = {
+CLASSES: dict[str, Callable[[str], SearchStrategy[Case]]] = {
     name: _class_strategy(name) for name in CLASS_NAMES
 }

@@ -16,7 +16,7 @@ from metricdiff.errors import ImplementationFailed
 from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import profile_of
-from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.profiles.metrics import METRICS, Result
 from metricdiff.statistics import BleuResult
 
 
@@ -65,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
     options = adapter.options(args.metric, overrides)
     # A user's own implementation without -o: its profile is unknown, not the paper's.
     unknown_profile = adapter.user_profile and not overrides
-    corpus = read_corpus(args.hyp, args.ref)
-    if family(args.metric) == "rouge":
-        corpus = corpus.with_sentence_breaks()
+    corpus = read_corpus(args.hyp, args.ref).for_metric(args.metric)
     try:
         result = adapter.corpus_score(args.metric, corpus.hyps, corpus.refs, options)
         sentences = (

@@ -7,6 +7,7 @@ import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
+from metricdiff.cases.case import Case
 from metricdiff.cli._common import Commands
 from metricdiff.errors import InputError, OutputError
 from metricdiff.profiles.metrics import METRICS
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     snapshot.check_writable(out)
     use_fixtures = args.fixtures is not None or not args.hyp
     # Read every input before scoring anything: bad input stops the run at once.
-    cases: list[tuple[snapshot.SnapCase, str]] = []
+    cases: list[tuple[Case, str]] = []
     inputs: list[snapshot.InputFile] = []
     if use_fixtures:
         files = snapshot.fixture_files(Path(args.fixtures or "fixtures"))

@@ -40,7 +40,8 @@ from typing import Any
 import attrs
 import tomli_w
 
-from metricdiff.cases.files import Corpus, read_corpus
+from metricdiff.cases.case import Case
+from metricdiff.cases.files import read_line_cases
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.errors import ConventionError, InputError, LockError, OutputError, UnsupportedOption
 from metricdiff.implementations import AnyAdapter
@@ -57,27 +58,6 @@ _HEADER = "# Scores written by `metricdiff snapshot`; `metricdiff verify {name}`
 
 
 # --- what is scored ---------------------------------------------------------
-
-
-@attrs.frozen
-class SnapCase:
-    """Hypotheses and each segment's references, under an ID unique in the lock.
-
-    ``sentence_breaks``: the texts come from the user's files, where a literal
-    ``\\n`` separates the sentences of a ROUGE segment (as in ``metricdiff score``).
-    """
-
-    id: str
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-    sentence_breaks: bool = False
-
-    def texts(self, metric: str) -> Corpus:
-        """The hypotheses and references as ``metric`` is given them."""
-        corpus = Corpus(self.hyps, self.refs)
-        if self.sentence_breaks and family(metric) == "rouge":
-            return corpus.with_sentence_breaks()
-        return corpus
 
 
 @attrs.frozen
@@ -107,12 +87,12 @@ def input_file(role: str, path: Path, lock_dir: Path) -> InputFile:
     return InputFile(role, written.as_posix(), sha256_of(path))
 
 
-def fixture_cases(files: Iterable[Path]) -> list[tuple[SnapCase, str]]:
+def fixture_cases(files: Iterable[Path]) -> list[tuple[Case, str]]:
     """Each must_ and conv_ fixture case with its own metric.  reject_ cases are
     left out: what they test is the options they pin, and a lock scores each
     implementation under its default profile."""
     return [
-        (SnapCase(case.id, case.hyps, case.refs), case.metric)
+        (case, case.metric)
         for path in files
         for case in load_file(path)
         if case.verdict_class != "reject"
@@ -128,18 +108,12 @@ def fixture_files(root: Path) -> list[Path]:
     return files
 
 
-def corpus_cases(hyp_file: str, ref_files: Sequence[str]) -> list[SnapCase]:
-    """Each line of the user's files as a case, and the whole corpus as one more."""
+def corpus_cases(hyp_file: str, ref_files: Sequence[str]) -> list[Case]:
+    """Each line of the user's files as a case, and the whole corpus as one more
+    (``files.line_cases``)."""
     if hyp_file == "-" or "-" in ref_files:
         raise InputError("-:0: a lock needs files that verify can read again, not stdin")
-    corpus = read_corpus(hyp_file, ref_files)
-    name = Path(hyp_file).name
-    cases = [
-        SnapCase(f"{name}:{line}", (hyp,), (refs,), sentence_breaks=True)
-        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
-    ]
-    cases.append(SnapCase(f"{name}:corpus", corpus.hyps, corpus.refs, sentence_breaks=True))
-    return cases
+    return read_line_cases(hyp_file, ref_files)
 
 
 # --- the lock ---------------------------------------------------------------
@@ -200,7 +174,7 @@ class Lock:
 #: Implementation name -> family (``bleu``/``rouge``) -> its adapter.
 Impls = Mapping[str, Mapping[str, AnyAdapter]]
 #: One score to compute: a case, a metric and an implementation name.
-Job = tuple[SnapCase, str, str]
+Job = tuple[Case, str, str]
 
 
 def adapter_of(impls: Impls, name: str, metric: str) -> AnyAdapter | None:
@@ -209,11 +183,11 @@ def adapter_of(impls: Impls, name: str, metric: str) -> AnyAdapter | None:
     return adapter if adapter is not None and metric in adapter.metrics else None
 
 
-def plan(cases: Iterable[tuple[SnapCase, str]], impls: Impls) -> list[Job]:
+def plan(cases: Iterable[tuple[Case, str]], impls: Impls) -> list[Job]:
     """Every (case, metric) with every implementation that has the metric, in
     input order, then metric order, then implementation name."""
     case_order: dict[str, int] = {}
-    unique: dict[tuple[str, str], SnapCase] = {}  # a metric named twice is scored once
+    unique: dict[tuple[str, str], Case] = {}  # a metric named twice is scored once
     for case, metric in cases:
         case_order.setdefault(case.id, len(case_order))
         unique.setdefault((case.id, metric), case)
@@ -267,12 +241,10 @@ def score(jobs: Sequence[Job], impls: Impls) -> list[Entry]:
     for (name, metric), indices in groups.items():
         adapter = adapter_of(impls, name, metric)
         assert adapter is not None, f"{name} has no {metric}: plan() leaves such jobs out"
-        corpora = [jobs[i][0].texts(metric) for i in indices]
+        samples = [jobs[i][0].for_metric(metric).sample for i in indices]
         try:
             options = adapter.options(metric)
-            outcomes: list[Any] = adapter.score_cases(
-                metric, [(c.hyps, c.refs) for c in corpora], options
-            )
+            outcomes: list[Any] = adapter.score_cases(metric, samples, options)
         except Exception as error:  # the whole batch failed: each case records it
             outcomes = [error] * len(indices)
         for index, outcome in zip(indices, outcomes, strict=True):
@@ -764,7 +736,7 @@ def compare(
 AdapterLookup = Callable[[str, str], AnyAdapter]
 
 
-def recorded_cases(lock: Lock, lock_dir: Path) -> tuple[dict[str, SnapCase], list[str]]:
+def recorded_cases(lock: Lock, lock_dir: Path) -> tuple[dict[str, Case], list[str]]:
     """The cases of the lock's inputs as they are now, and how the input files
     changed (their sha256) since the lock was written."""
     changes = []

@@ -18,7 +18,7 @@ Sentences: a segment reaches the reference as one string whose sentences, for
 ``sentence_split=newline``, are separated by real line breaks ("\\n").  Input
 files hold one segment per line, so the command line turns each two-character
 escape backslash-n of an input line into a line break before the reference
-sees it (``metricdiff.cases.files.Corpus.with_sentence_breaks``).
+sees it (``metricdiff.cases.Case.for_metric``).
 """
 
 from __future__ import annotations

@@ -76,7 +76,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.cases.files import SENTENCE_BREAK
+from metricdiff.cases.case import SENTENCE_BREAK
 from metricdiff.errors import BadSpec, CommandFailed, InvalidOutput, UnsupportedOption
 from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.profiles import AXES
