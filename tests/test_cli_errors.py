@@ -25,7 +25,7 @@ import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
 from metricdiff.cli import EXIT_INTERRUPTED, main
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -12,7 +12,7 @@ from typing import Any
 from metricdiff.cases.fixtures import check_fixture_folder
 from metricdiff.errors import ConventionError, FixtureError, OutputError, UnsupportedOption
 from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1

@@ -108,7 +108,7 @@ def register(commands: Commands) -> None:
                        help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
                        "rouge-su; in ROUGE input a literal \\n separates sentences")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                       help="set a convention axis (see shared/CONVENTIONS.md)")
+                       help="set a convention axis (see `metricdiff axes`)")
     score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")
     score.add_argument("--ref", action="append", required=True,
                        help="references, one per line; repeat for several per segment")

@@ -151,7 +151,7 @@ def register(commands: Commands) -> None:
     sig.add_argument("--metric", choices=METRICS,
                      help="metric (default: bleu, or the implementation's first metric)")
     sig.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                     help="set a convention axis (see shared/CONVENTIONS.md)")
+                     help="set a convention axis (see `metricdiff axes`)")
     sig.add_argument("--explain", nargs="?", const=_FROM_OPTIONS, metavar="SIGNATURE",
                      help="print what each axis of SIGNATURE means; without SIGNATURE, "
                      "explain the one --impl, --metric and -o give")
