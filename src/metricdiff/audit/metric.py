@@ -62,6 +62,13 @@ class Participant:
         own = ("declared", "paper", "unknown")
         return self.impl if self.label in own else f"{self.impl}+{self.label}"
 
+    def job(self, samples: Sequence[Sample], impl: str | None = None,
+            label: str | None = None) -> Job:
+        """The job that scores ``samples`` under this participant's profile: with its
+        own implementation, or with ``impl`` (the reference configured as it)."""
+        return Job(impl or self.impl, self.metric, self.options, tuple(samples),
+                   label or self.name)
+
 
 @attrs.frozen
 class Scores:
@@ -142,9 +149,9 @@ def score_everything(
     case scored is recorded in it as soon as it has its outcome; with a
     ``progress_stream``, a progress line is drawn there; ``executor``: see
     ``run_jobs`` (None: this machine's worker processes)."""
-    samples = tuple(case.sample for case in cases)
-    jobs = [Job(p.impl, metric, p.options, samples, p.name) for p in people]
-    jobs += [Job(REFERENCE, metric, p.options, samples, f"reference-as-{p.name}")
+    samples = [case.sample for case in cases]
+    jobs = [p.job(samples) for p in people]
+    jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
     outcomes = _run_journalled(metric, jobs, workers, timeout, journal, progress_stream,
                                executor)
@@ -597,21 +604,16 @@ def _inferred(
 # ------------------------------------------------------------------ shrinking
 
 
-def _job(person: Participant, samples: Sequence[Sample], metric: str,
-         impl: str | None = None) -> Job:
-    return Job(impl or person.impl, metric, person.options, tuple(samples), person.name)
-
-
-def _score_sides(witness: Witness, samples: Sequence[Sample], metric: str,
+def _score_sides(witness: Witness, samples: Sequence[Sample],
                  timeout: float) -> list[list[CaseResult]]:
     """Both sides of a witness on ``samples``, side by side (the slower sets the
     pace): the implementation, then the reference configured as it (conformance)
     or the other implementation (agreement); a crash has one side."""
-    jobs = [_job(witness.left, samples, metric)]
+    jobs = [witness.left.job(samples)]
     if witness.right is not None:
-        jobs.append(_job(witness.right, samples, metric))
+        jobs.append(witness.right.job(samples))
     elif witness.kind == "conformance":
-        jobs.append(_job(witness.left, samples, metric, impl=REFERENCE))
+        jobs.append(witness.left.job(samples, REFERENCE))
     return run_jobs(jobs, workers=len(jobs), timeout=timeout)
 
 
@@ -643,7 +645,7 @@ def holds_for(
     def holds(samples: Sequence[Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
-        sides = _score_sides(witness, samples, metric, timeout)
+        sides = _score_sides(witness, samples, timeout)
         mine = sides[0]
         if witness.kind in ("crash", "timeout", "invalid-output"):
             return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
@@ -747,7 +749,7 @@ def minimise_finding(
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
-    sides = [results[0] for results in _score_sides(witness, [smallest], metric, timeout)]
+    sides = [results[0] for results in _score_sides(witness, [smallest], timeout)]
     mine, other = sides[0], sides[-1]
     example = Example(
         f"{finding.example.case_id}~min", hyps, refs, mine.result,
