@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit.metric
+import metricdiff.findings.witness
 import metricdiff.implementations as adapters
 from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
 from metricdiff.cli import main
@@ -110,7 +110,7 @@ def test_resume_needs_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_a_broken_journal_is_read_as_far_as_it_is_whole(tmp_path: Path) -> None:
     path = tmp_path / JOURNAL_NAME
-    job = Job("reference", "rouge-1", metricdiff.audit.metric.get_adapter(
+    job = Job("reference", "rouge-1", adapters.get_adapter(
         "reference", "rouge-1").options("rouge-1", {}), [(("a b",), (("a c",),))])
     from metricdiff.audit.journal import job_case_key
 
@@ -176,7 +176,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
             kwargs["adapter_path"] = COUNTING
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
+    monkeypatch.setattr(metricdiff.findings.witness, "Job", job)
     calls = tmp_path / "calls.txt"
     monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
     return calls

@@ -11,9 +11,10 @@ from typing import Any
 
 import tomli_w
 
-from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
+from metricdiff.audit.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.findings.finding import Finding
+from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
 

@@ -52,9 +52,11 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.metric import Participant, audit_metric, participants
+    from metricdiff.audit.metric import audit_metric
+    from metricdiff.audit.participants import participants
     from metricdiff.cli._user_impls import check_user_impls, write_inferred
     from metricdiff.findings.finding import KINDS, by_cause
+    from metricdiff.findings.witness import Participant
     from metricdiff.implementations.base import Tolerance
     from metricdiff.scoring.executors import import_ray, open_executor
 
