@@ -21,6 +21,7 @@ from tabulate import tabulate
 from metricdiff.audit import agreement, conformance
 from metricdiff.audit import metric as audit_module
 from metricdiff.audit.cases import generated_cases
+from metricdiff.audit.config import AuditConfig
 from metricdiff.findings import explain as explain_module
 from metricdiff.findings.finding import by_cause
 from metricdiff.implementations import adapter_names
@@ -62,8 +63,8 @@ def run(metric: str, cases: int, jobs: int) -> dict[str, Any]:
     durations, restore = timed_explainer()
     start = time.perf_counter()
     try:
-        result = audit_module.audit_metric(metric, inputs, impls, workers=jobs,
-                                           timeout=300, minimise=False)
+        config = AuditConfig(impls, workers=jobs, timeout=300, minimise=False)
+        result = audit_module.audit_metric(metric, inputs, config)
     finally:
         restore()
     seconds = time.perf_counter() - start

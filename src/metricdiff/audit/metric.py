@@ -20,14 +20,13 @@ The steps have a module each: ``participants.py`` (who takes part), ``scores.py`
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from typing import TextIO
+from collections.abc import Sequence
 
 import attrs
 
 from metricdiff.audit.agreement import agreement
+from metricdiff.audit.config import AuditConfig
 from metricdiff.audit.conformance import conformance, failure_findings
-from metricdiff.audit.journal import Journal
 from metricdiff.audit.participants import participants
 from metricdiff.audit.scores import Scores, score_everything
 from metricdiff.cases.case import Case
@@ -37,7 +36,6 @@ from metricdiff.findings.minimise import Budget, minimise_finding
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.implementations import adapter_names
 from metricdiff.profiles.metrics import Options
-from metricdiff.scoring.execution import Executor
 from metricdiff.wording import plural
 
 
@@ -60,29 +58,17 @@ class MetricAudit:
 def audit_metric(
     metric: str,
     cases: Sequence[Case],
-    impls: Sequence[str] | None = None,
-    workers: int = 1,
-    timeout: float = 60.0,
-    minimise: bool = True,
-    progress: Callable[[str], None] = lambda _message: None,
-    journal: Journal | None = None,
-    progress_stream: TextIO | None = None,
-    executor: Executor | None = None,
-    user_profile: Mapping[str, str] | None = None,
+    config: AuditConfig,
     chosen: tuple[list[Participant], list[str]] | None = None,
 ) -> MetricAudit:
-    """Run, compare, explain, group and shrink, for one metric.  ``journal``,
-    ``progress_stream`` and ``executor``: see ``score_everything`` (the
-    shrinker's runs are neither journalled nor shown, and run on this machine:
-    many small calls, each cheaper than a round trip to a cluster);
-    ``user_profile``: see ``participants``; ``chosen``: what ``participants``
-    returned, when the caller has already asked (to refuse a metric nobody can
-    run before scoring anything)."""
-    people, skipped = chosen or participants(metric, list(impls or adapter_names()),
-                                             user_profile)
+    """Run, compare, explain, group and shrink, for one metric, as ``config`` says.
+    ``chosen``: what ``participants`` returned for ``metric``, when the caller has
+    already asked (to refuse a metric nobody can run before scoring anything)."""
+    impls = list(config.impls or adapter_names())
+    people, skipped = chosen or participants(metric, impls, config.user_profile)
+    progress = config.progress
     progress(f"{metric}: {plural(len(people), 'participant')} on {plural(len(cases), 'case')}")
-    scores = score_everything(metric, cases, people, workers, timeout, journal,
-                              progress_stream, executor)
+    scores = score_everything(metric, cases, people, config)
     found: Found = []
     effective: dict[str, dict[int, Options | None]] = {}
     # A participant that declares no profile has none to conform to: once the
@@ -110,9 +96,9 @@ def audit_metric(
     budget = Budget()
     pairs = [
         (
-            minimise_finding(metric, finding, witness, timeout,
+            minimise_finding(metric, finding, witness, config.timeout,
                              by_id.get(finding.example.case_id), budget)
-            if minimise
+            if config.minimise
             else finding,
             witness,
         )

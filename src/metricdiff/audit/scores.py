@@ -5,14 +5,14 @@ interrupted audit resumes, and shown on a progress line."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
 
 import attrs
 
-from metricdiff.audit.journal import Journal, ProgressLine, job_case_key
+from metricdiff.audit.config import AuditConfig
+from metricdiff.audit.journal import ProgressLine, job_case_key
 from metricdiff.cases.case import Case
 from metricdiff.findings.witness import REFERENCE, Participant
-from metricdiff.scoring.execution import CaseResult, Executor, Job, run_jobs
+from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 
 
 @attrs.frozen
@@ -24,27 +24,19 @@ class Scores:
 
 
 def score_everything(
-    metric: str,
-    cases: Sequence[Case],
-    people: Sequence[Participant],
-    workers: int,
-    timeout: float,
-    journal: Journal | None = None,
-    progress_stream: TextIO | None = None,
-    executor: Executor | None = None,
+    metric: str, cases: Sequence[Case], people: Sequence[Participant], config: AuditConfig
 ) -> Scores:
-    """One job per participant and one per reference-as-participant, run together.
+    """One job per participant and one per reference-as-participant, run together
+    with the config's workers, timeout and executor (see ``run_jobs``).
 
     With a ``journal``, a job-case it already has is not scored again, and every
     case scored is recorded in it as soon as it has its outcome; with a
-    ``progress_stream``, a progress line is drawn there; ``executor``: see
-    ``run_jobs`` (None: this machine's worker processes)."""
+    ``progress_stream``, a progress line is drawn there."""
     samples = [case.sample for case in cases]
     jobs = [p.job(samples) for p in people]
     jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
-    outcomes = _run_journalled(metric, jobs, workers, timeout, journal, progress_stream,
-                               executor)
+    outcomes = _run_journalled(metric, jobs, config)
     own = {p.name: outcomes[i] for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
     reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
@@ -52,15 +44,10 @@ def score_everything(
 
 
 def _run_journalled(
-    metric: str,
-    jobs: Sequence[Job],
-    workers: int,
-    timeout: float,
-    journal: Journal | None,
-    progress_stream: TextIO | None,
-    executor: Executor | None = None,
+    metric: str, jobs: Sequence[Job], config: AuditConfig
 ) -> list[list[CaseResult]]:
     """``run_jobs`` on what the journal does not have yet, recording as it goes."""
+    journal, progress_stream = config.journal, config.progress_stream
     keys = [[job_case_key(job, case) for case in job.cases] for job in jobs] if journal else []
     known: list[list[CaseResult | None]] = []
     for number, job in enumerate(jobs):
@@ -92,8 +79,9 @@ def _run_journalled(
         ]
         hooked = journal is not None or meter is not None
         try:
-            results = run_jobs(pending, workers=workers, timeout=timeout,
-                               on_result=on_result if hooked else None, executor=executor)
+            results = run_jobs(pending, workers=config.workers, timeout=config.timeout,
+                               on_result=on_result if hooked else None,
+                               executor=config.executor)
         except BaseException:  # Ctrl-C: what comes next on stderr starts a line of its own
             if meter is not None:
                 meter.interrupted()

@@ -51,6 +51,7 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
 def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
+    from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
@@ -112,12 +113,13 @@ def run(args: argparse.Namespace) -> int:
     audits = []
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
+        config = AuditConfig(
+            impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
+            minimise=not args.no_minimise, executor=executor, journal=journal,
+            progress=progress, progress_stream=sys.stderr if show else None,
+        )
         for metric, (people, skipped) in chosen.items():
-            audits.append(audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
-                                       not args.no_minimise, progress, journal,
-                                       sys.stderr if show else None, executor,
-                                       user_profile=user_profile,
-                                       chosen=(people, skipped)))
+            audits.append(audit_metric(metric, plan[metric], config, chosen=(people, skipped)))
             if out:  # what is done is kept, even if a later metric fails or is interrupted
                 audit_output.write_findings(out, audits)
                 inferred = [i for a in audits for i in a.inferred]
