@@ -10,7 +10,7 @@ import pytest
 
 from metricdiff.audit.cases import user_cases
 from metricdiff.cases import Case
-from metricdiff.cases.files import line_cases, read_corpus, read_line_cases
+from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.errors import InputError
 from metricdiff.locks import snapshot
 
@@ -46,23 +46,23 @@ def test_a_fixture_case_with_options_can_be_hashed() -> None:
     assert one != attrs.evolve(one, options={"tokenize": "none"})
 
 
-def test_sentence_breaks_apply_for_rouge_only() -> None:
+def test_escapes_are_undone_for_rouge_only() -> None:
     # A line of a user's ROUGE file marks its sentences with a literal backslash-n.
-    case = Case(["one\\ntwo"], [["one\\nthree", None]], sentence_breaks=True)
+    case = Case(["one\\ntwo"], [["one\\nthree", None]], escaped=True)
     rouge = case.for_metric("rouge-lsum")
     assert rouge.sample == (("one\ntwo",), (("one\nthree", None),))
-    assert not rouge.sentence_breaks
-    assert rouge.for_metric("rouge-lsum") == rouge  # applied once, not twice
+    assert not rouge.escaped
+    assert rouge.for_metric("rouge-lsum") == rouge  # undone once, not twice
     bleu = case.for_metric("bleu")
-    assert bleu.sample == case.sample and not bleu.sentence_breaks
-    # Texts that are not from a user's file are left alone.
+    assert bleu.sample == case.sample and not bleu.escaped
+    # Texts that are not lines of a text file (JSONL, fixtures) are left alone.
     plain = Case(["one\\ntwo"], [["x"]])
     assert plain.for_metric("rouge-1") is plain
 
 
 def test_every_line_and_the_corpus(tmp_path: Path) -> None:
     hyp, refs = write(tmp_path, "a b\nc d\n", "a b\nc e\n")
-    cases = read_line_cases(hyp, refs)
+    cases = line_cases(read_corpus(hyp, refs), hyp)
     assert [(c.id, c.sample) for c in cases] == [
         ("h.txt:1", (("a b",), (("a b",),))),
         ("h.txt:2", (("c d",), (("c e",),))),
@@ -75,10 +75,9 @@ def test_every_line_and_the_corpus(tmp_path: Path) -> None:
 def test_a_one_line_corpus_is_its_line(tmp_path: Path) -> None:
     # The corpus of one line is that line again: scored once, not twice.
     hyp, refs = write(tmp_path, "a b\n", "a b\n")
-    assert [c.id for c in read_line_cases(hyp, refs)] == ["h.txt:1"]
+    assert [c.id for c in line_cases(read_corpus(hyp, refs), hyp)] == ["h.txt:1"]
     hyp, refs = write(tmp_path, "", "")
-    assert read_line_cases(hyp, refs) == []
-    assert line_cases(read_corpus(hyp, refs)) == []
+    assert line_cases(read_corpus(hyp, refs), hyp) == []
 
 
 @pytest.mark.parametrize("text", ["a\\nb\n", "a\\nb\nc\n"])
@@ -86,7 +85,7 @@ def test_audit_and_snapshot_read_the_same_cases(tmp_path: Path, text: str) -> No
     hyp, refs = write(tmp_path, text, text)
     locked = snapshot.corpus_cases(hyp, refs)
     for metric in ("bleu", "rouge-l"):
-        audited = user_cases(hyp, refs, metric)
+        audited = user_cases(read_corpus(hyp, refs), hyp, metric)
         assert audited == [case.for_metric(metric) for case in locked]
 
 

@@ -96,7 +96,7 @@ def test_the_command_line_catches_the_root(
         raise errors.TokenizerUnavailable("no such package; pip install it")
 
     # A refusal that used to escape as a traceback: one line, exit status 2.
-    monkeypatch.setattr(metricdiff.cli.score, "read_corpus", refuse)
+    monkeypatch.setattr(metricdiff.cli.score, "read_input", refuse)
     assert main(argv) == 2
     assert capsys.readouterr().err == "metricdiff: error: no such package; pip install it\n"
 
@@ -104,6 +104,6 @@ def test_the_command_line_catches_the_root(
         raise errors.CommandFailed("exit status 3")
 
     # An implementation's failure that escapes its command: one line, exit status 1.
-    monkeypatch.setattr(metricdiff.cli.score, "read_corpus", died)
+    monkeypatch.setattr(metricdiff.cli.score, "read_input", died)
     assert main(argv) == 1
     assert capsys.readouterr().err == "metricdiff: error: exit status 3\n"

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from metricdiff.cases.case import Case, Sample
-from metricdiff.cases.files import read_line_cases
+from metricdiff.cases.files import line_cases
 from metricdiff.cases.fixtures import load_all
 from metricdiff.profiles.metrics import family
 
@@ -36,10 +35,11 @@ def fixture_cases(root: Path, metric: str) -> list[Case]:
     return cases
 
 
-def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[Case]:
-    """Each line of the user's files as a case, and the whole corpus as one more
-    (``files.line_cases``), as ``metric`` is given them."""
-    return [case.for_metric(metric) for case in read_line_cases(hyp_file, ref_files)]
+def user_cases(corpus: Case, source: str, metric: str) -> list[Case]:
+    """Each segment of the user's corpus (read from the file ``source``: ``--hyp``
+    or ``--jsonl``) as a case, and the whole corpus as one more when it has more
+    than one (``files.line_cases``), as ``metric`` is given them."""
+    return [case.for_metric(metric) for case in line_cases(corpus, source)]
 
 
 def generated_cases(metric: str, count: int, seed: int) -> list[Case]:

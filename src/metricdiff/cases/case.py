@@ -4,8 +4,8 @@ Every part of metricdiff that holds texts to score holds a ``Case``: a fixture
 (``fixtures.py``), a line of the user's files or their whole corpus (``files.py``),
 a generated case (``generate.py``), the audit's inputs and a lock's entries.  What
 one role needs beyond the texts is a field with a default: a fixture's metric,
-pinned options and expectations; a generated case's class and family; the literal
-``\\n`` sentence breaks of a line read from a user's file.
+pinned options and expectations; a generated case's class and family; whether its
+texts are lines of text files, with their escapes (``escapes.py``).
 
 ``Sample`` is the texts alone, ``(hyps, refs)`` as plain tuples: what an
 implementation scores (``Adapter.score_cases``), what a worker process is sent, and
@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from metricdiff.cases.escapes import unescape_sentence_breaks
 from metricdiff.errors import FixtureError
 from metricdiff.profiles.metrics import family
 
@@ -27,10 +28,6 @@ from metricdiff.profiles.metrics import family
 References = tuple[tuple[str | None, ...], ...]
 #: A case's texts alone: its hypotheses and each segment's references.
 Sample = tuple[tuple[str, ...], References]
-
-#: How a line of a user's ROUGE input file separates the sentences of one segment:
-#: files keep one segment per line, and summary-level ROUGE-L needs the sentences.
-SENTENCE_BREAK = "\\n"
 
 
 def size(sample: Sample) -> int:
@@ -84,8 +81,9 @@ class Case:
       it pins and what each configuration must give;
     - ``description``, ``location``: what it is, and where (``file:line``) for
       error messages;
-    - ``sentence_breaks``: its texts come from a user's file, where a literal
-      ``\\n`` separates the sentences of a ROUGE segment (``for_metric``).
+    - ``escaped``: its texts are lines of text files, where the escape ``\\n``
+      separates the sentences of a ROUGE segment (``escapes.py``; ``for_metric``
+      undoes it); False when they hold real line breaks already (JSONL).
     """
 
     hyps: tuple[str, ...] = attrs.field(converter=_hypotheses)
@@ -100,7 +98,7 @@ class Case:
     expectations: tuple[Expectation, ...] = attrs.field(default=(), kw_only=True, hash=False)
     description: str = attrs.field(default="", kw_only=True)
     location: str = attrs.field(default="", kw_only=True)
-    sentence_breaks: bool = attrs.field(default=False, kw_only=True)
+    escaped: bool = attrs.field(default=False, kw_only=True)
 
     @property
     def sample(self) -> Sample:
@@ -129,20 +127,21 @@ class Case:
         return [list(stream) for stream in zip(*self.refs, strict=True)]
 
     def for_metric(self, metric: str) -> Case:
-        """The case as ``metric`` is given it: for ROUGE, each literal ``\\n``
-        (backslash, n) of texts read from a user's file becomes a sentence break.
-        The case returned says its texts are final (``sentence_breaks`` off)."""
-        if not self.sentence_breaks:
+        """The case as ``metric`` is given it: for ROUGE, the escapes of text-file
+        lines undone (``unescape_sentence_breaks``), since summary-level ROUGE-L
+        needs the sentences; for BLEU, a segment is one line and the texts stay as
+        they are.  The case returned says its texts are final (``escaped`` off)."""
+        if not self.escaped:
             return self
         if family(metric) != "rouge":
-            return attrs.evolve(self, sentence_breaks=False)
+            return attrs.evolve(self, escaped=False)
 
-        def split(text: str | None) -> str | None:
-            return None if text is None else text.replace(SENTENCE_BREAK, "\n")
+        def unescape(text: str | None) -> str | None:
+            return None if text is None else unescape_sentence_breaks(text)
 
         return attrs.evolve(
             self,
-            hyps=tuple(text.replace(SENTENCE_BREAK, "\n") for text in self.hyps),
-            refs=tuple(tuple(split(ref) for ref in refs) for refs in self.refs),
-            sentence_breaks=False,
+            hyps=tuple(unescape_sentence_breaks(text) for text in self.hyps),
+            refs=tuple(tuple(unescape(ref) for ref in refs) for refs in self.refs),
+            escaped=False,
         )

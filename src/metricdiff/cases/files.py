@@ -1,6 +1,7 @@
-"""Reading the user's hypothesis and reference files: one segment per line; the
-whole corpus as one ``Case``, and each line as a case of its own (``line_cases``,
-what the audit and a lock score).
+"""Reading the user's hypothesis and reference files: one segment per line, the
+whole corpus as one ``Case``; each segment of a corpus as a case of its own
+(``line_cases``, what the audit and a lock score), whether it was read from text
+files or JSONL (``jsonl.py``).
 
 Every problem becomes an InputError whose message starts with ``file:line:``, so
 the command line can print it as one line and exit with status 2.
@@ -44,9 +45,9 @@ def read_segments(name: str) -> list[str]:
 
 
 def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
-    """The hypothesis file and its reference files, checked to line up: the whole
-    corpus as one case.  Its texts keep the files' literal ``\\n`` sentence breaks
-    (``Case.for_metric`` applies them for ROUGE)."""
+    """The hypothesis file and its reference files, checked to line up, as one
+    case.  Its texts are the files' lines, escapes and all (``Case.escaped``;
+    ``Case.for_metric`` undoes them for ROUGE)."""
     if not ref_files:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
     hyps = read_segments(hyp_file)
@@ -57,24 +58,21 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
             raise InputError(
                 f"{name}:{shorter}: has {len(stream)} lines but {hyp_file} has {len(hyps)}"
             )
-    name = Path(hyp_file).name
     refs = tuple(zip(*streams, strict=True)) if hyps else ()
-    return Case(hyps, refs, id=f"{name}:corpus", origin="user", klass=name,
-                location=hyp_file, sentence_breaks=True)
+    return Case(hyps, refs, escaped=True)
 
 
-def line_cases(corpus: Case) -> list[Case]:
-    """Each line of a user's corpus as a case (``h.txt:3``), and the whole corpus
-    (``h.txt:corpus``) as one more when it has more than one line: a one-line
-    corpus is its line again, and an empty one has nothing to score."""
+def line_cases(corpus: Case, source: str) -> list[Case]:
+    """Each segment of a user's corpus as a case, named after its line in the file
+    ``source`` (``h.txt:3``), and the whole corpus (``h.txt:corpus``) as one more
+    when it has more than one segment: a corpus of one is that segment again, and
+    an empty one has nothing to score.  What the audit and a lock score."""
+    name = Path(source).name
+    whole = attrs.evolve(corpus, id=f"{name}:corpus", origin="user", klass=name,
+                         location=source)
     cases = [
-        attrs.evolve(corpus, hyps=(hyp,), refs=(refs,), id=f"{corpus.klass}:{line}",
-                     location=f"{corpus.location}:{line}")
+        attrs.evolve(whole, hyps=(hyp,), refs=(refs,), id=f"{name}:{line}",
+                     location=f"{source}:{line}")
         for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
     ]
-    return [*cases, corpus] if len(cases) > 1 else cases
-
-
-def read_line_cases(hyp_file: str, ref_files: Sequence[str]) -> list[Case]:
-    """``line_cases`` of the user's files: what the audit and a lock score."""
-    return line_cases(read_corpus(hyp_file, ref_files))
+    return [*cases, whole] if len(cases) > 1 else cases

@@ -19,8 +19,10 @@ TOKENIZE = choice(
         "char": "every non-space character is a token",
         "ja-mecab": "Japanese morphemes from MeCab with the IPA dictionary",
         "ko-mecab": "Korean morphemes from MeCab-ko",
-        "rouge-score": "lowercase, then every run of non-[a-z0-9] becomes a space",
-        "rouge155": "ROUGE-1.5.5 preprocessing: ASCII only, '-' dropped, non-ASCII removed",
+        "rouge-score": "str.lower(), then only the runs of [a-z0-9] are kept: every "
+        "other character, all non-ASCII text included, is deleted",
+        "rouge155": "ROUGE-1.5.5 preprocessing: only the runs of [A-Za-z0-9] are kept: "
+        "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
     },

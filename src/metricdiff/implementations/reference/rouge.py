@@ -46,6 +46,7 @@ __all__ = [
     "PairCounts",
     "by_sentence",
     "combine_references",
+    "corpus_from_pairs",
     "corpus_rouge",
     "f_score",
     "headline",
@@ -336,6 +337,14 @@ def corpus_rouge(
         counts = _segment_counts(hyp, seg_refs, options)
         empties += all(c.empty for c in counts)
         pairs.append(rounded(combine_references(counts, options), options, recompute_f=True))
+    return corpus_from_pairs(pairs, empties, options)
+
+
+def corpus_from_pairs(
+    pairs: Sequence[RougeResult], empties: int, options: RougeOptions
+) -> RougeResult:
+    """The corpus result of the segments' results ``pairs`` (as ``sentence_rouge``
+    gives them), ``empties`` of which had no token on either side (ROUGE-CORPUS-AVERAGE)."""
     if not pairs:
         return RougeResult(0.0, 0.0, 0.0)
     if options.corpus_average == "micro":
