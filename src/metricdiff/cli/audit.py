@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING
 
 from metricdiff.cli._common import (
     Commands,
+    add_fixtures_option,
     add_input_options,
+    chosen_metrics,
     computes,
     fixtures_folder,
     input_given,
@@ -22,7 +24,7 @@ from metricdiff.cli._common import (
     plural,
     read_input,
 )
-from metricdiff.errors import AdapterUnavailable, ConventionError, InputError
+from metricdiff.errors import AdapterUnavailable, InputError
 from metricdiff.implementations import adapter_names, families_of
 from metricdiff.profiles.metrics import METRICS
 
@@ -32,22 +34,9 @@ if TYPE_CHECKING:
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
-    """The metrics to audit: ``--metric``'s; else the default ones, but with
-    ``--impl`` only those one of the named implementations computes (auditing
-    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
     from metricdiff.audit.cases import DEFAULT_METRICS
 
-    if args.metric:
-        return list(dict.fromkeys(args.metric))
-    if not args.impl:
-        return list(DEFAULT_METRICS)
-    chosen = [m for m in DEFAULT_METRICS if any(computes(name, m) for name in args.impl)]
-    if not chosen:
-        raise ConventionError(
-            f"none of {', '.join(args.impl)} computes any of: {', '.join(DEFAULT_METRICS)}; "
-            "give --metric"
-        )
-    return chosen
+    return chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
 
 
 def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
@@ -224,8 +213,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
-    audit.add_argument("--fixtures", help="fixture folder (default: fixtures/, used unless "
-                       "--hyp, --jsonl or --generate is given alone)")
+    add_fixtures_option(audit, "fixture folder (default, or without DIR: the fixtures that "
+                        "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
+                        "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
     audit.add_argument("--generate", type=int, default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")

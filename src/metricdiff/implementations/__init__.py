@@ -165,3 +165,8 @@ __all__ = [
     "families_of",
     "get_adapter",
 ]
+
+# ``metricdiff.implementations()`` lists them all (``metricdiff.api.implementations``).
+from metricdiff._callable import make_callable  # noqa: E402
+
+make_callable(__name__, "implementations")

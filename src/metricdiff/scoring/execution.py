@@ -50,9 +50,10 @@ replacement of every worker killed on a timeout or death, and for every
 would otherwise get stale is passed explicitly with every chunk: the parent's
 current ``os.environ`` (a forkserver child inherits the server's, frozen when it
 started, so ``XDG_CACHE_HOME`` or ``METRICDIFF_PEERS_DIR`` set later would not
-count) and ``sys.path``; the working directory is set by multiprocessing.  Either
-start method re-imports the main script in the child, so a script that calls
-``run_jobs`` must guard its entry point with ``if __name__ == "__main__"``.
+count) and ``sys.path``; the working directory is set by multiprocessing.  The
+main script is not re-run in the child, as either start method would do by
+default (see ``_without_main_script``): code from ``python -`` and scripts
+without an ``if __name__ == "__main__"`` guard work too.
 
 A worker puts itself in a session of its own (so the terminal's Ctrl-C reaches
 only the parent, which then kills every worker, and a kill takes the worker's
@@ -94,7 +95,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import Any, Protocol
@@ -105,6 +106,7 @@ from metricdiff.cases.case import Sample
 from metricdiff.errors import InvalidOutput
 from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import Adapter
+from metricdiff.machine_paths import without_machine_paths
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -244,9 +246,10 @@ def validate(result: object) -> str | None:
 
 
 def describe(error: BaseException) -> str:
-    """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters."""
+    """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters, with
+    no machine-specific path (it goes into findings and reports)."""
     try:
-        message = " ".join(str(error).split())
+        message = without_machine_paths(" ".join(str(error).split()))
     except Exception:  # a __str__ that raises
         message = "(message unavailable)"
     name = type(error).__name__
@@ -581,7 +584,8 @@ class _Pool:
             name="metricdiff-worker",
             daemon=False,
         )
-        process.start()
+        with _without_main_script():
+            process.start()
         child.close()
         life_r.close()
         return _Worker(process, parent, life_w)
@@ -706,6 +710,38 @@ class _Pool:
             worker.kill()
         self.idle = []
         self.busy.clear()
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _without_main_script() -> Iterator[None]:
+    """Start a worker (and the forkserver) without re-running the main script.
+
+    A spawned or forkserver child re-runs ``__main__`` -- by its ``__spec__``
+    name or its ``__file__`` -- before anything else.  Code read from standard
+    input (``python -``) has the ``__file__`` ``<stdin>``, which is no file, so
+    every worker died on start and every implementation became a crash; and a
+    script that calls metricdiff without an ``if __name__ == "__main__"`` guard
+    would start workers from every worker.  The workers need nothing from the
+    main script (adapters come from the registry or an importable
+    ``adapter_path``), so while one starts ``__main__`` shows neither.  (A
+    notebook's ``__main__`` has no file to begin with.)"""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    with _MAIN_LOCK:
+        hidden: dict[str, Any] = {name: main.__dict__.pop(name)
+                                  for name in ("__file__", "__spec__") if name in main.__dict__}
+        main.__dict__["__spec__"] = None
+        try:
+            yield
+        finally:
+            main.__dict__.update(hidden)
+            if "__spec__" not in hidden:
+                del main.__dict__["__spec__"]
 
 
 def _stop(workers: Sequence[_Worker]) -> None:

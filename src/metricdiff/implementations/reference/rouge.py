@@ -264,21 +264,39 @@ def usable_references(refs: Sequence[str | None]) -> list[str]:
     return kept or [""]
 
 
+#: The axes that act only once a segment's pair counts exist (combining
+#: references, F, rounding, the corpus average, empty pairs): the counts do not
+#: depend on them.
+_AFTER_COUNTS = ("multi_ref", "f_measure", "report", "rounding", "corpus_average",
+                 "empty_policy", "bootstrap_seed", "bootstrap_samples")
+
+
+def counting_options(options: RougeOptions) -> RougeOptions:
+    """``options`` with the axes of ``_AFTER_COUNTS`` at the paper's values: what
+    a segment's counts depend on, as the key under which they are remembered."""
+    paper = RougeOptions()
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in _AFTER_COUNTS})
+
+
+# Remembered: the audit's explainer and compare's attribution score the same
+# segments under many profiles that differ only after the counts.  Call it with
+# ``counting_options(options)``, or profiles differing only there miss each other.
+@lru_cache(maxsize=1 << 17)
 def _segment_counts(
-    hyp: str, refs: Sequence[str | None], options: RougeOptions
-) -> list[PairCounts]:
+    hyp: str, refs: tuple[str | None, ...], options: RougeOptions
+) -> tuple[PairCounts, ...]:
     hyp_sentences = text_sentences(hyp, options, truncate=True)
     truncate_refs = options.truncate_side == "both"
-    return [
+    return tuple(
         pair_counts(hyp_sentences, text_sentences(ref, options, truncate=truncate_refs), options)
         for ref in usable_references(refs)
-    ]
+    )
 
 
 def sentence_rouge(hyp: str, refs: Sequence[str | None], options: RougeOptions) -> RougeResult:
     """ROUGE of one hypothesis against its references (ROUGE-SCORE), rounded
     as ``rounding`` says."""
-    counts = _segment_counts(hyp, refs, options)
+    counts = _segment_counts(hyp, tuple(refs), counting_options(options))
     return rounded(combine_references(counts, options), options, recompute_f=True)
 
 
@@ -333,8 +351,9 @@ def corpus_rouge(
     """
     pairs: list[RougeResult] = []
     empties = 0
+    counting = counting_options(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        counts = _segment_counts(hyp, seg_refs, options)
+        counts = _segment_counts(hyp, tuple(seg_refs), counting)
         empties += all(c.empty for c in counts)
         pairs.append(rounded(combine_references(counts, options), options, recompute_f=True))
     return corpus_from_pairs(pairs, empties, options)
