@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from metricdiff.findings.witness import REFERENCE, Participant
-from metricdiff.implementations import AnyAdapter, get_adapter
+from metricdiff.implementations import AnyAdapter, computes, resolve
 from metricdiff.profiles.metrics import Options, family
 
 #: The stemmer the reference's "stemmed" profile uses: Porter's own algorithm.
@@ -28,26 +28,28 @@ def participants(
 ) -> tuple[list[Participant], list[str]]:
     """Who takes part in ``metric``, and why the others cannot.  ``user_profile``
     is the profile the user declares (``-o``) for their own implementations
-    (``python:``, ``cmd:``); without one, theirs take part as ``unknown``."""
+    (``python:``, ``cmd:``); without one (or settings), theirs take part as
+    ``unknown``.  An implementation named with settings (``rouge-score[stemmer=
+    porter-nltk]``) takes part under them alone: without its variants and its
+    own stemmer, which are settings too."""
     chosen: list[Participant] = []
     skipped: list[str] = []
     for name in impls:
-        try:
-            adapter = get_adapter(name, metric)
-        except Exception:  # it does not implement this metric at all
+        if not computes(name, metric):
             continue
-        if metric not in adapter.metrics:
-            continue
+        adapter = resolve(name, metric)
         reason = adapter.unavailable_reason()
         if reason is not None:
             skipped.append(reason)
             continue
         claimed = dict(user_profile or {}) if adapter.user_profile else {}
         declared = adapter.options(metric, claimed)
-        label = "paper" if name == REFERENCE else "declared"
-        if adapter.user_profile and not claimed:
+        label = "paper" if adapter.display_name == REFERENCE else "declared"
+        if adapter.user_profile and not (claimed or adapter.settings):
             label = "unknown"
         chosen.append(_participant(adapter, metric, label, declared))
+        if adapter.settings:  # it takes part as configured, and only so
+            continue
         for variant, overrides in sorted(adapter.variants.items()):
             chosen.append(
                 _participant(adapter, metric, variant, adapter.options(metric, dict(overrides)))
@@ -64,6 +66,6 @@ def participants(
 
 def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options) -> Participant:
     return Participant(
-        adapter.name, label, metric, options, adapter.tolerance,
+        adapter.display_name, label, metric, options, adapter.tolerance,
         adapter.signature(metric, options),
     )

@@ -1,6 +1,6 @@
 """What every command shares: the exit statuses, the one-line usage errors, ``-o``
-parsing, adapter lookup, the input options (``--hyp``/``--ref`` or ``--jsonl``),
-the output folder, and counting words (``plural``)."""
+parsing, an ``--impl`` that must run, the input options (``--hyp``/``--ref`` or
+``--jsonl``), the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
 
@@ -19,9 +19,8 @@ from metricdiff.errors import (
     FixtureError,
     InputError,
     OutputError,
-    UnsupportedOption,
 )
-from metricdiff.implementations import AnyAdapter, get_adapter
+from metricdiff.implementations import AnyAdapter, computes, resolve
 from metricdiff.wording import plural
 
 EXIT_USAGE = 2
@@ -51,20 +50,12 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     return overrides
 
 
-def available_adapter(name: str, metric: str) -> AnyAdapter:
-    """The adapter ``name`` for ``metric``, or a one-line error saying why it cannot run."""
-    adapter = get_adapter(name, metric)
+def available_adapter(spec: str, metric: str) -> AnyAdapter:
+    """The implementation ``--impl SPEC`` names, for ``metric`` (``resolve``), or a
+    one-line error saying why it cannot run."""
+    adapter = resolve(spec, metric)
     adapter.ensure_available()
     return adapter
-
-
-def computes(name: str, metric: str) -> bool:
-    """Whether implementation ``name`` (a known one: see ``families_of``) computes
-    ``metric``, installed or not."""
-    try:
-        return metric in get_adapter(name, metric).metrics
-    except UnsupportedOption:  # not even the metric's family
-        return False
 
 
 def chosen_metrics(

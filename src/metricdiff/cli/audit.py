@@ -14,7 +14,6 @@ from metricdiff.cli._common import (
     add_fixtures_option,
     add_input_options,
     chosen_metrics,
-    computes,
     fixtures_folder,
     input_given,
     input_name,
@@ -25,7 +24,7 @@ from metricdiff.cli._common import (
     read_input,
 )
 from metricdiff.errors import AdapterUnavailable, InputError
-from metricdiff.implementations import adapter_names, families_of
+from metricdiff.implementations import adapter_names, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
@@ -74,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
-    from metricdiff.cli._user_impls import check_user_impls, write_inferred
+    from metricdiff.cli._user_impls import check_impls, write_inferred
     from metricdiff.findings.finding import KINDS, by_cause
     from metricdiff.implementations.base import Tolerance
     from metricdiff.scoring.executors import import_ray, open_executor
@@ -88,10 +87,10 @@ def run(args: argparse.Namespace) -> int:
     use_fixtures = args.fixtures is not None or not (user_input or args.generate)
     fixtures_dir = fixtures_folder(args.fixtures) if use_fixtures else None
     user_profile = parse_overrides(args.option)
-    check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
     # Who takes part, per metric, before anything is read or scored: a metric
     # nobody can run is said so on stderr; if that is every metric, it is an error.
-    names = args.impl or adapter_names()
+    names = check_impls(args.impl or [], metrics, bool(args.metric), user_profile)
+    names = names or adapter_names()
     chosen: dict[str, tuple[list[Participant], list[str]]] = {}
     nobody = {}
     for metric in metrics:
@@ -207,7 +206,9 @@ def register(commands: Commands) -> None:
     )
     audit.add_argument("--metric", action="append", choices=METRICS,
                        help="audit this metric (repeatable; default: bleu and every ROUGE)")
-    audit.add_argument("--impl", action="append", help="only these implementations; "
+    audit.add_argument("--impl", action="append", help="only these implementations "
+                       "(repeatable), each with settings if any: 'rouge-score[stemmer="
+                       "porter-nltk]' (one implementation may take part under several); "
                        "your own: python:MODULE:FUNCTION or cmd:'PROGRAM {hyp} {ref}' "
                        "(docs/own-implementation.md)")
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
