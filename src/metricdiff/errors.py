@@ -38,9 +38,9 @@ class InputError(MetricdiffError, ValueError):
     read back); the message names the file and line."""
 
 
-class OutputError(MetricdiffError):
+class OutputError(MetricdiffError, ValueError):
     """A place metricdiff cannot write to (``--out``, a lock file, a report); the
-    message names it and why."""
+    message names it and why.  (A ValueError, as the InputError it used to be.)"""
 
 
 class FixtureError(MetricdiffError, ValueError):

@@ -5,8 +5,9 @@ parsing, an ``--impl`` that must run, the input options (``--hyp``/``--ref`` or
 from __future__ import annotations
 
 import argparse
+import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +38,37 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> Any:
         self.exit(EXIT_USAGE, f"metricdiff: error: {message}\n")
+
+
+def seconds(text: str) -> float:
+    """An option's value as a number of seconds greater than 0; ``inf`` is no
+    limit.  Anything else (``0``, ``-1``, ``nan``, ``soon``) is a one-line usage
+    error naming the option."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:  # also false for nan
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds greater than 0 (inf: no limit), not {text!r}")
+    return value
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``, else a one-line
+    usage error naming the option."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number, at least {minimum}, not {text!r}")
+        return value
+
+    return parse
 
 
 def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
@@ -208,4 +240,6 @@ __all__ = [
     "parse_overrides",
     "plural",
     "read_input",
+    "seconds",
+    "whole_number",
 ]

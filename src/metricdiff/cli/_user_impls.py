@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
+from metricdiff.atomic import write_atomic
 from metricdiff.findings.infer import Inference
 from metricdiff.implementations import adapter_for_family, computes, families_of, resolve
 from metricdiff.implementations.settings import parse_spec
@@ -63,5 +64,5 @@ def write_inferred(folder: Path, inferred: Sequence[Inference]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / INFERRED_NAME
     document = [inference.to_json() for inference in inferred]
-    path.write_text(json.dumps(document, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    write_atomic(path, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
     return path

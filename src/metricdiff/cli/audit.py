@@ -22,6 +22,8 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
     read_input,
+    seconds,
+    whole_number,
 )
 from metricdiff.errors import AdapterUnavailable, InputError
 from metricdiff.implementations import adapter_names, computes, families_of
@@ -218,10 +220,10 @@ def register(commands: Commands) -> None:
                         "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
                         "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
-    audit.add_argument("--generate", type=int, default=0, metavar="N",
+    audit.add_argument("--generate", type=whole_number(0), default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")
     audit.add_argument("--seed", type=int, default=0, help="seed of the generated cases")
-    audit.add_argument("--jobs", type=int, default=1, help="worker processes")
+    audit.add_argument("--jobs", type=whole_number(1), default=1, help="worker processes")
     audit.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="where the scoring runs: 'local' worker processes, or 'ray': "
                        "a Ray cluster (--ray-address), the same results; needs "
@@ -229,8 +231,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("--ray-address", metavar="ADDR",
                        help="the Ray cluster for --executor ray (default: $RAY_ADDRESS, "
                        "else a local instance with --jobs CPUs, stopped at the end)")
-    audit.add_argument("--timeout", type=float, default=120.0,
-                       help="seconds one implementation may take on one batch")
+    audit.add_argument("--timeout", type=seconds, default=120.0,
+                       help="seconds one implementation may take on one batch (inf: no "
+                       "limit)")
     audit.add_argument("--out", help="write findings.json, results.jsonl, audit.json and "
                        "report.md/.html/.json here, and journal.jsonl (every case's outcome "
                        "as it is scored) as it goes")

@@ -9,7 +9,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from metricdiff.cases import bundled
-from metricdiff.cli._common import Commands, add_fixtures_option, add_input_options, input_given
+from metricdiff.cli._common import (
+    Commands,
+    add_fixtures_option,
+    add_input_options,
+    input_given,
+    plural,
+)
 from metricdiff.errors import ConventionError, InputError, OutputError
 from metricdiff.profiles.metrics import METRICS
 
@@ -117,8 +123,9 @@ def run(args: argparse.Namespace) -> int:
         raise OutputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
     print(
-        f"wrote {out}: {len(entries)} scores ({errors} raised), "
-        f"{len({e.case for e in entries})} cases, implementations: {', '.join(sorted(impls))}"
+        f"wrote {out}: {plural(len(entries), 'score')} ({errors} raised), "
+        f"{plural(len({e.case for e in entries}), 'case')}, "
+        f"implementations: {', '.join(sorted(impls))}"
     )
     return 0
 
