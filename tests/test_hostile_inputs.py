@@ -368,6 +368,63 @@ def test_an_implementation_that_scores_nothing_is_no_all_clear(
     assert said in json.loads((out_dir / "report.json").read_text(encoding="utf-8"))["summary"]
 
 
+# ------------------------------------------------------------------- locks
+
+
+def three_score_lock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A lock of the reference's BLEU on a two-line corpus: 3 scores (each line and
+    the whole corpus)."""
+    lock = tmp_path / "scores.lock"
+    status, out, err = run(capsys, "snapshot", "--metric", "bleu", "--impl", "reference",
+                           *corpus_lines(tmp_path), "--out", lock)
+    assert status == 0 and ": 3 scores " in out, (out, err)
+    return lock
+
+
+def corpus_lines(tmp_path: Path) -> list[str]:
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text(f"{SENTENCE}\na dog ran\n", encoding="utf-8")
+    ref.write_text(f"{SENTENCE}\nthe dog ran\n", encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(ref)]
+
+
+def verify_error(capsys: pytest.CaptureFixture[str], lock: Path) -> str:
+    status, out, err = run(capsys, "verify", lock)
+    assert status == 2 and out == "" and err.count("\n") == 1, (status, out, err)
+    assert err.startswith(f"metricdiff: error: {lock}:"), err
+    return err
+
+
+def test_a_lock_cut_short_fails_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = three_score_lock(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    third = text.index("[[score]]", text.index("[[score]]", text.index("[[score]]") + 1) + 1)
+    lock.write_text(text[:third], encoding="utf-8")
+    err = verify_error(capsys, lock)
+    assert "holds 2 of the 3 scores" in err and "metricdiff snapshot" in err, err
+
+
+def test_a_lock_with_an_entry_swapped_fails_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = three_score_lock(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    lock.write_text(text.replace('case = "h.txt:1"', 'case = "h.txt:7"', 1), encoding="utf-8")
+    err = verify_error(capsys, lock)
+    assert "not the ones it was written with" in err, err
+
+
+def test_a_lock_without_its_count_fails_verify(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = three_score_lock(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    lock.write_text(re.sub(r"(?m)^score_count = .*\n", "", text), encoding="utf-8")
+    assert "has no score_count" in verify_error(capsys, lock)
+
+
 # ----------------------------------------------------------------- wording
 
 

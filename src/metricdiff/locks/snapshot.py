@@ -5,6 +5,8 @@ A lock is TOML (``metricdiff snapshot`` writes it, ``metricdiff verify`` and the
 pytest plugin check it)::
 
     format = 1
+    score_count = 15         # how many [[score]] entries follow, and the sha256 of
+    score_keys_sha256 = ".." # their cases and metrics in order: a cut lock fails
     [environment]            # metricdiff, Python and platform versions
     [[input]]                # role (fixture, hyp, ref, jsonl), path, sha256 of the
                              # bytes; a jsonl input also hyp_field and ref_field
@@ -26,6 +28,7 @@ Everything here returns values; printing is the command line's job.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import platform
 import re
@@ -53,6 +56,8 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 LOCK_FORMAT = 1
+#: Top-level keys that make a truncated lock fail instead of verifying what is left.
+COUNT_KEY, DIGEST_KEY = "score_count", "score_keys_sha256"
 ROLES = ("fixture", "hyp", "ref", "jsonl")
 _HEADER = "# Scores written by `metricdiff snapshot`; `metricdiff verify {name}` recomputes them.\n"
 
@@ -287,12 +292,24 @@ def make_lock(entries: Sequence[Entry], impls: Impls, inputs: Sequence[InputFile
 # --- writing ----------------------------------------------------------------
 
 
+def keys_digest(entries: Sequence[Entry]) -> str:
+    """The sha256 of every entry's case and metric, in order.  With the count and
+    no entry twice, a lost entry cannot go unseen.  Values, tolerances and
+    implementation names are left out: a tolerance loosened by hand, a score
+    edited to simulate a drift or an implementation renamed to try other
+    settings still reads."""
+    keys = json.dumps([[entry.case, entry.metric] for entry in entries], ensure_ascii=False)
+    return hashlib.sha256(keys.encode("utf-8")).hexdigest()
+
+
 def dumps(lock: Lock, name: str = "scores.lock") -> str:
     """The lock as TOML text (deterministic: same lock, same bytes).
 
     Written by hand rather than by tomli_w, which puts every array element on a
     line of its own: one field per line reads and diffs better."""
-    lines = [_HEADER.format(name=name).rstrip("\n"), f"format = {LOCK_FORMAT}", ""]
+    lines = [_HEADER.format(name=name).rstrip("\n"), f"format = {LOCK_FORMAT}",
+             f"{COUNT_KEY} = {len(lock.entries)}",
+             f'{DIGEST_KEY} = "{keys_digest(lock.entries)}"', ""]
     lines += _table("[environment]", attrs.asdict(lock.environment))
     for item in lock.inputs:
         lines += _table("[[input]]", attrs.asdict(item, filter=lambda _, v: v is not None))
@@ -437,7 +454,26 @@ class _Reader:
                 raise self.fail(line, f"score {entry.key} is recorded twice "
                                 f"(first at line {seen[entry.key]})")
             seen[entry.key] = line
+        self.check_complete(document, entries)
         return Lock(environment, inputs, impls, entries)
+
+    def check_complete(self, document: Mapping[str, Any], entries: Sequence[Entry]) -> None:
+        """The entries are the ones the lock was written with: as many, the same
+        keys in the same order.  A lock cut short would otherwise verify as "all
+        2 scores reproduce" for the 2 left of 15."""
+        again = "write it again with `metricdiff snapshot`"
+        count, digest = document.get(COUNT_KEY), document.get(DIGEST_KEY)
+        if isinstance(count, bool) or not isinstance(count, int) or not isinstance(digest, str):
+            raise self.fail(self.line_of("format"), f"the lock has no {COUNT_KEY} = N and "
+                            f"{DIGEST_KEY} = \"...\" (written by an older metricdiff, or "
+                            f"edited): {again}")
+        if count != len(entries):
+            raise self.fail(self.line_of(COUNT_KEY), f"the lock holds {len(entries)} of the "
+                            f"{count} scores it was written with (cut short?): {again}")
+        if digest != keys_digest(entries):
+            raise self.fail(self.line_of(DIGEST_KEY), "the lock's [[score]] entries are not "
+                            f"the ones it was written with (a case or metric replaced, or moved): "
+                            f"{again}")
 
     @staticmethod
     def _nth(lines: list[int], index: int) -> int:
