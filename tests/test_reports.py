@@ -32,7 +32,9 @@ from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
 from metricdiff.reports import audit_reports, plot
+from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
+from metricdiff.reports.markdown import table
 from metricdiff.reports.matrix import agreement, case_rows, pattern_groups
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
 from metricdiff.reports.visible import visible, visible_html
@@ -306,6 +308,17 @@ def test_patterns_group_cases_by_who_agrees_with_whom() -> None:
         ("AAB", ["c1", "c4"]), ("A!A", ["c3"]), ("A-A", ["c5"]), ("ABA", ["c2"]),
     ]
     assert [g.agree for g in groups] == [False, True, True, False]
+
+
+def test_markdown_tables_are_not_padded() -> None:
+    assert table(["a", "long header"], [["1", "x \\| y"]]) == (
+        "| a | long header |\n|---|---|\n| 1 | x \\| y |"
+    )
+
+
+def test_check_md_escapes_the_bars_of_a_signature() -> None:
+    text = render_markdown([], [], {"ref": "bleu|tok:none"})
+    assert "| ref | bleu\\|tok:none |" in text
 
 
 # --------------------------------------------------------------- conformance

@@ -11,9 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tabulate import tabulate
-
 from metricdiff.comparison.expectations import Outcome
+from metricdiff.reports.markdown import cell, table
 
 
 def _cell(outcome: Outcome) -> str:
@@ -51,16 +50,16 @@ def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     rows: dict[str, dict[str, str]] = {}
     for outcome in outcomes:
         rows.setdefault(label(outcome), {})[outcome.impl] = _cell(outcome)
-    table = [[label, *(cells.get(impl, "") for impl in impls)] for label, cells in rows.items()]
-    return str(tabulate(table, headers=["case", *impls], tablefmt="github"))
+    return table(["case", *impls], [[cell(label), *(cells.get(impl, "") for impl in impls)]
+                                    for label, cells in rows.items()])
 
 
 def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     """Per implementation, how many outcomes had each status."""
     counts = {impl: Counter(o.status for o in outcomes if o.impl == impl) for impl in impls}
     statuses = sorted({o.status for o in outcomes})
-    table = [[impl, *(counts[impl][status] for status in statuses)] for impl in impls]
-    return str(tabulate(table, headers=["implementation", *statuses], tablefmt="github"))
+    return table(["implementation", *statuses],
+                 [[impl, *(str(counts[impl][status]) for status in statuses)] for impl in impls])
 
 
 def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:
@@ -89,8 +88,8 @@ def render_markdown(
         "",
         "## Implementations",
         "",
-        tabulate(sorted(signatures.items()), headers=["implementation", "default signature"],
-                 tablefmt="github"),
+        table(["implementation", "default signature"],
+              [[name, cell(signature)] for name, signature in sorted(signatures.items())]),
         "",
         "## Summary",
         "",
@@ -102,10 +101,8 @@ def render_markdown(
     found = problems(outcomes)
     label = labeller(outcomes)
     if found:
-        lines.append(tabulate(
-            [[label(o), o.impl, o.status, o.detail] for o in found],
-            headers=["case", "implementation", "status", "detail"], tablefmt="github",
-        ))
+        lines.append(table(["case", "implementation", "status", "detail"],
+                           [[cell(label(o)), o.impl, o.status, cell(o.detail)] for o in found]))
     else:
         lines.append("None.")
     lines += ["", "## Every case", "", outcome_table(outcomes, impls), ""]
