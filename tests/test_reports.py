@@ -160,6 +160,13 @@ def test_the_picture_is_deterministic() -> None:
     assert plot.agreement_png(matrix, "BLEU points") == first
 
 
+def test_the_picture_has_a_palette() -> None:
+    pytest.importorskip("matplotlib")
+    png = plot.agreement_png(agreement(load_audit(AUDIT).metrics[0]), "BLEU points")
+    # PNG spec: the IHDR chunk's colour type (byte 25 of the file) is 3 for a palette
+    assert png[12:16] == b"IHDR" and png[25] == 3
+
+
 def test_without_matplotlib_the_matrix_is_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(plot, "available", lambda: False)
     page = audit_reports.render_reports(AUDIT)["report.html"]
