@@ -25,8 +25,8 @@ import pytest
 
 import metricdiff.audit.metric
 import metricdiff.implementations as adapters
+from helpers import run
 from metricdiff.cases.fixtures import load_file
-from metricdiff.cli import main
 from metricdiff.comparison.expectations import MATCHES, run_expectation
 from metricdiff.implementations.base import References
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
@@ -53,9 +53,7 @@ def write_inputs(directory: Path, hyps: Sequence[str], refs: Sequence[str]) -> l
 
 
 def audit(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["audit", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run(capsys, "audit", *argv)
 
 
 def check_public_shape(findings: list[dict[str, object]]) -> None:
@@ -152,14 +150,14 @@ def test_generated_audit_is_deterministic(
 ) -> None:
     pytest.importorskip("rouge_score")
     written = []
-    for run in ("one", "two"):
+    for folder in ("one", "two"):
         status, stdout, _ = audit(
             capsys, "--generate", "30", "--seed", "1", "--metric", "rouge-1",
-            "--impl", "reference", "--impl", "rouge-score", "--out", str(tmp_path / run),
+            "--impl", "reference", "--impl", "rouge-score", "--out", str(tmp_path / folder),
         )
         assert status == 0
         assert stdout.strip().splitlines()[-1].startswith("audit: 1 metric, 30 cases")
-        written.append((tmp_path / run / "findings.json").read_bytes())
+        written.append((tmp_path / folder / "findings.json").read_bytes())
     assert written[0] == written[1]
     findings = json.loads(written[0])
     check_public_shape(findings)

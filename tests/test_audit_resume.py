@@ -17,8 +17,8 @@ import pytest
 
 import metricdiff.audit.metric
 import metricdiff.implementations as adapters
+from helpers import run
 from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
-from metricdiff.cli import main
 from metricdiff.implementations.base import References
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
@@ -39,9 +39,7 @@ def write_inputs(directory: Path) -> list[str]:
 
 
 def audit(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["audit", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run(capsys, "audit", *argv)
 
 
 def journal_rows(path: Path) -> list[dict[str, object]]:

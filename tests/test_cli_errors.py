@@ -23,17 +23,12 @@ import metricdiff.audit.journal
 import metricdiff.audit.metric
 import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
-from metricdiff.cli import EXIT_INTERRUPTED, main
+from helpers import run
+from metricdiff.cli import EXIT_INTERRUPTED
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
 from metricdiff.reports.wording import plural
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
-    status = main([str(a) for a in argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def one_line_error(err: str, *parts: str) -> None:

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.implementations as adapters
-from metricdiff.cli import main
+from helpers import run
 from metricdiff.comparison.stages import first_difference
 from metricdiff.implementations import adapter_names, get_adapter
 from metricdiff.implementations.base import Tolerance
@@ -67,12 +67,6 @@ def inputs(directory: Path, *refs: Sequence[str]) -> list[str]:
     for number, lines in enumerate(refs or (REFS,)):
         argv += ["--ref", write(directory, f"ref{number}.txt", lines)]
     return argv
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def score_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
