@@ -71,6 +71,7 @@ def check_public_shape(findings: list[dict[str, object]]) -> None:
 # ------------------------------------------------------------ the user's files
 
 
+@pytest.mark.slow
 def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sacrebleu")
     out = tmp_path / "out"
@@ -145,6 +146,7 @@ def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------- determinism
 
 
+@pytest.mark.slow
 def test_generated_audit_is_deterministic(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -210,6 +212,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("crashy")
 def test_a_crashing_implementation_is_a_finding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -326,6 +329,7 @@ def test_saved_fixtures_hold_for_the_reference(
 # ------------------------------------------------- a finding describes its example
 
 
+@pytest.mark.slow
 def test_first_difference_describes_the_minimal_example(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -61,6 +61,7 @@ def interrupt(journal: Path, keep: int) -> None:
 # ------------------------------------------------------------------ resuming
 
 
+@pytest.mark.slow
 def test_a_resumed_audit_gives_the_same_findings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -186,6 +187,7 @@ def read_calls(path: Path) -> list[str]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_resumed_cases_are_not_scored_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], counting: Path
 ) -> None:

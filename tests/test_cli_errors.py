@@ -209,6 +209,7 @@ def test_an_out_folder_without_write_permission_is_an_error(
 # ---------------------------------------------------------------- 5. Ctrl-C
 
 
+@pytest.mark.slow
 def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -272,6 +273,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     assert (status, err.splitlines()[-1]) == (EXIT_INTERRUPTED, "metricdiff: interrupted")
 
 
+@pytest.mark.slow
 def test_a_real_ctrl_c_during_scoring(tmp_path: Path) -> None:
     """SIGINT to the process group, as a terminal's Ctrl-C sends it, while worker
     processes score: exit 130 with the one line, and a journal --resume reads."""

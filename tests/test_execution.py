@@ -138,6 +138,7 @@ ERRORS = {
 }
 
 
+@pytest.mark.slow
 def test_every_misbehaviour_is_recorded_and_isolated() -> None:
     # Chunks of 4 (the adapter's batch_size): each bad case spoils its chunk,
     # whose other cases must still get their results on the one-by-one retry.
@@ -175,6 +176,7 @@ def test_every_misbehaviour_is_recorded_and_isolated() -> None:
     check(results[3], [fine(i) for i in range(9)])
 
 
+@pytest.mark.slow
 def test_a_hang_in_a_big_chunk_costs_only_its_case() -> None:
     hyps = [fine(i) for i in range(50)]
     hyps[33] = "HANG now"
@@ -192,6 +194,7 @@ def alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_timeout_kills_what_the_implementation_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch

@@ -52,6 +52,7 @@ def both(jobs: list[Job], executor: RayExecutor, workers: int = 1, timeout: floa
     return local, remote
 
 
+@pytest.mark.slow
 def test_misbehaviour_gives_the_same_outcomes_as_locally(executor: RayExecutor) -> None:
     hyps = [fine(i) for i in range(14)]
     for position, marker in zip((1, 2, 5, 6, 8, 10, 12, 13), MARKERS, strict=True):
@@ -69,6 +70,7 @@ def test_misbehaviour_gives_the_same_outcomes_as_locally(executor: RayExecutor) 
     assert "unavailable" in remote[2][0].error and len(set(remote[2])) == 1
 
 
+@pytest.mark.slow
 def test_without_a_timeout(executor: RayExecutor) -> None:
     hyps = ["RAISE", "SYSEXIT", "NAN", "NEGCOUNT x", "fine", "two words"]
     local, remote = both([fake_job(hyps)], executor, timeout=None)  # local: in process
@@ -76,6 +78,7 @@ def test_without_a_timeout(executor: RayExecutor) -> None:
     check(remote[0], hyps)
 
 
+@pytest.mark.slow
 def test_workers_get_this_process_environment(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -84,6 +87,7 @@ def test_workers_get_this_process_environment(
     assert result == CaseResult("ok", RougeResult(0.5, 0.5, 0.5, 7.0))
 
 
+@pytest.mark.slow
 def test_an_on_result_that_raises_stops_the_run(executor: RayExecutor) -> None:
     def stop(job: int, case: int, result: CaseResult) -> None:
         raise KeyboardInterrupt
@@ -96,6 +100,7 @@ def test_an_on_result_that_raises_stops_the_run(executor: RayExecutor) -> None:
     assert result.ok
 
 
+@pytest.mark.slow
 def test_a_running_ray_is_joined_and_left_running(executor: RayExecutor) -> None:
     import ray
 
@@ -106,6 +111,7 @@ def test_a_running_ray_is_joined_and_left_running(executor: RayExecutor) -> None
     assert ray.is_initialized()
 
 
+@pytest.mark.slow
 def test_workers_with_another_metricdiff_are_refused(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -126,6 +132,7 @@ def write_inputs(directory: Path) -> list[str]:
             "--impl", "reference", "--impl", "sacrebleu", "--impl", "nltk"]
 
 
+@pytest.mark.slow
 def test_audit_writes_the_same_findings_as_locally(
     executor: RayExecutor, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

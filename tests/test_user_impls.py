@@ -187,6 +187,7 @@ def test_audit_refuses_what_it_cannot_place(
         "metrics it implements)\n")
 
 
+@pytest.mark.slow
 def test_audit_without_metric_runs_a_function_on_the_metrics_it_declares(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -291,6 +292,7 @@ def test_check_compares_only_the_statistics_reported(
 # ------------------------------------------------------------------- audit
 
 
+@pytest.mark.slow
 def test_audit_infers_the_profile_of_a_python_bleu(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
