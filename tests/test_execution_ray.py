@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff
-from fake_adapters import MARKERS
+from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG
 from metricdiff.cli import main
 from metricdiff.implementations import AdapterUnavailable
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
@@ -35,8 +35,8 @@ def executor() -> Iterator[RayExecutor]:
         yield started
 
 
-def both(jobs: list[Job], executor: RayExecutor, workers: int = 1, timeout: float | None = 5.0
-         ) -> tuple[list[list[CaseResult]], list[list[CaseResult]]]:
+def both(jobs: list[Job], executor: RayExecutor, workers: int = 1,
+         timeout: float | None = NO_HANG) -> tuple[list[list[CaseResult]], list[list[CaseResult]]]:
     """``run_jobs`` locally and on Ray; on Ray, ``on_result`` must see every
     case once, with its final outcome."""
     seen: dict[tuple[int, int], CaseResult] = {}
@@ -64,7 +64,7 @@ def test_misbehaviour_gives_the_same_outcomes_as_locally(executor: RayExecutor) 
         fake_job([fine(i) for i in range(9)], cls="BigBatchAdapter"),
         fake_job([]),
     ]
-    local, remote = both(jobs, executor, workers=2, timeout=1.0)
+    local, remote = both(jobs, executor, workers=2, timeout=HANG_TIMEOUT)
     assert remote == local  # statuses and error texts, in input order
     check(remote[0], hyps)
     assert "unavailable" in remote[2][0].error and len(set(remote[2])) == 1
@@ -83,7 +83,7 @@ def test_workers_get_this_process_environment(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("METRICDIFF_FAKE_VALUE", "7")
-    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=NO_HANG, executor=executor)
     assert result == CaseResult("ok", RougeResult(0.5, 0.5, 0.5, 7.0))
 
 
@@ -96,7 +96,7 @@ def test_an_on_result_that_raises_stops_the_run(executor: RayExecutor) -> None:
     with pytest.raises(KeyboardInterrupt):
         run_jobs(jobs, workers=2, timeout=30.0, on_result=stop, executor=executor)
     # The cancelled tasks leave Ray able to serve the next run.
-    [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=executor)
     assert result.ok
 
 
@@ -106,7 +106,7 @@ def test_a_running_ray_is_joined_and_left_running(executor: RayExecutor) -> None
 
     with RayExecutor() as joined:
         assert not joined.started and joined.same_machine  # every node is this machine
-        [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=joined)
+        [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=joined)
         assert result.ok
     assert ray.is_initialized()
 
@@ -118,7 +118,7 @@ def test_workers_with_another_metricdiff_are_refused(
     monkeypatch.setattr(metricdiff, "__version__", "0.0.0-other")
     with pytest.raises(AdapterUnavailable, match=r"Ray workers run metricdiff \S+, this is 0.0"):
         RayExecutor().start()  # joins the running Ray, and leaves it running
-    [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=executor)
     assert result.ok
 
 
