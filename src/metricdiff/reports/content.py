@@ -34,8 +34,8 @@ PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
 #: What a difference of headline numbers is measured in.
 UNITS = {"bleu": "BLEU points, 0-100", "rouge": "F, 0-1"}
 FAILURES = ("crash", "timeout", "invalid-output")
-#: How many of a finding's case IDs a report lists (the minimal example is one of
-#: them; findings.json has them all).
+#: How many of a finding's case IDs report.json lists (the audit folder's
+#: findings.json has them all).
 CASES_LISTED = 3
 
 
