@@ -34,6 +34,9 @@ PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
 #: What a difference of headline numbers is measured in.
 UNITS = {"bleu": "BLEU points, 0-100", "rouge": "F, 0-1"}
 FAILURES = ("crash", "timeout", "invalid-output")
+#: How many of a finding's case IDs report.json lists (the audit folder's
+#: findings.json has them all).
+CASES_LISTED = 3
 
 
 @attrs.frozen
@@ -153,6 +156,11 @@ def largest(finding: Finding) -> str:
 def example_texts(finding: Finding) -> list[tuple[str | None, tuple[str | None, ...]]]:
     """The example's segments: each hypothesis with its references."""
     return list(zip(finding.example.hyps, finding.example.refs, strict=True))
+
+
+def listed_cases(finding: Finding) -> tuple[tuple[str, ...], int]:
+    """The first ``CASES_LISTED`` of a finding's case IDs, and how many more it has."""
+    return finding.cases[:CASES_LISTED], max(0, len(finding.cases) - CASES_LISTED)
 
 
 def anchor(metric: str, index: int) -> str:
