@@ -425,6 +425,67 @@ def test_a_lock_without_its_count_fails_verify(
     assert "has no score_count" in verify_error(capsys, lock)
 
 
+def test_verify_runs_no_code_the_lock_names_unless_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    impl = "cmd:touch PWNED {hyp} {ref}"
+    lock = tmp_path / "scores.lock"
+    status, _out, err = run(capsys, "snapshot", "--metric", "bleu", "--impl", impl,
+                           *corpus_lines(tmp_path), "--out", lock)
+    assert status == 0, err
+    (tmp_path / "PWNED").unlink()  # snapshot ran it: the user named it there
+    err = verify_error(capsys, lock)
+    assert "--trust-lock" in err and repr(impl) in err, err
+    assert not (tmp_path / "PWNED").exists()
+    for allowed in (["--impl", impl], ["--trust-lock"]):
+        run(capsys, "verify", lock, *allowed)
+        assert (tmp_path / "PWNED").exists(), allowed
+        (tmp_path / "PWNED").unlink()
+
+
+def outside_lock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    """A lock in a folder of its own, of inputs outside that folder."""
+    (tmp_path / "locks").mkdir()
+    lock = tmp_path / "locks" / "scores.lock"
+    status, _out, err = run(capsys, "snapshot", "--metric", "bleu", "--impl", "reference",
+                           *corpus_lines(tmp_path), "--out", lock)
+    assert status == 0, err
+    assert err.count("is outside the lock's folder") == 2 and "--allow-outside" in err, err
+    return lock
+
+
+def test_verify_reads_inputs_outside_the_lock_folder_only_when_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lock = outside_lock(tmp_path, capsys)
+    err = verify_error(capsys, lock)
+    assert f"input {tmp_path / 'h.txt'} is outside" in err and "--allow-outside" in err, err
+    assert run(capsys, "verify", lock, "--allow-outside")[0] == 0
+    # A relative path climbing out is outside too.
+    text = lock.read_text(encoding="utf-8")
+    lock.write_text(text.replace(f'"{tmp_path / "h.txt"}"', '"../h.txt"'), encoding="utf-8")
+    assert "input ../h.txt is outside" in verify_error(capsys, lock)
+
+
+def test_verify_reads_only_regular_files_of_bounded_size(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lock = outside_lock(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    lock.write_text(text.replace(f'"{tmp_path / "h.txt"}"', '"/dev/zero"'), encoding="utf-8")
+    status, out, err = run(capsys, "verify", lock, "--allow-outside")
+    assert status == 2 and out == "", out
+    assert err == ("metricdiff: error: /dev/zero:0: not a regular file; a lock's inputs "
+                   "are files (write the lock again with `metricdiff snapshot` on files)\n")
+    lock.write_text(text, encoding="utf-8")
+    monkeypatch.setattr("metricdiff.locks.trust.MAX_INPUT_BYTES", 10)
+    status, out, err = run(capsys, "verify", lock, "--allow-outside")
+    # h.txt holds the two lines of corpus_lines: 23 + 10 bytes.
+    assert status == 2 and out == "", out
+    assert "h.txt:0: 33 bytes is more than verify reads (10 bytes)" in err, err
+
+
 # ----------------------------------------------------------------- wording
 
 

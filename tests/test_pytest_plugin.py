@@ -177,3 +177,21 @@ def test_lazy():
 """)
     result = pytester.runpytest_subprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+@pytest.mark.slow
+def test_the_plugin_applies_verify_trust_rules(pytester):
+    """A lock's inputs outside its folder are read only when the run allows it,
+    as `metricdiff verify --allow-outside` (locks/trust.py)."""
+    pytester.makefile(".txt", hyp="\n".join(HYPS) + "\n", ref="\n".join(REFS) + "\n")
+    (pytester.path / "locks").mkdir()
+    status = main(["snapshot", "--out", str(pytester.path / "locks" / "scores.lock"),
+                   "--hyp", str(pytester.path / "hyp.txt"), "--ref",
+                   str(pytester.path / "ref.txt"), "--impl", "reference", "--metric", "bleu"])
+    assert status == 0
+    result = pytester.runpytest("--metricdiff-verify=locks/scores.lock")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*hyp.txt is outside the lock's folder*--allow-outside*"])
+    result = pytester.runpytest("--metricdiff-verify=locks/scores.lock",
+                                "--metricdiff-allow-outside")
+    result.assert_outcomes(passed=1)

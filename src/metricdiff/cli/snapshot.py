@@ -116,6 +116,12 @@ def run(args: argparse.Namespace) -> int:
         # A lock without scores would verify as "all 0 scores reproduce".
         why = _why_empty(args.metric, metrics, names, impls, unavailable)
         raise InputError(f"{out}:0: no lock written: {why}")
+    for item in inputs:
+        if Path(item.path).is_absolute():  # see locks/trust.py
+            print(f"warning: {item.path} is outside the lock's folder: the lock records "
+                  "its absolute path, which `metricdiff verify` reads only with "
+                  "--allow-outside; keep inputs next to the lock to avoid it",
+                  file=sys.stderr)
     entries = snapshot.score(jobs, impls)
     try:
         snapshot.write(snapshot.make_lock(entries, impls, inputs), out)

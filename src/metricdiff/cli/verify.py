@@ -12,9 +12,12 @@ EXIT_DRIFT = 1
 
 def run(args: argparse.Namespace) -> int:
     from metricdiff.locks import snapshot
+    from metricdiff.locks.trust import Trust
 
-    # A malformed lock is a LockError: one line and exit status 2 (cli.main).
-    verification = snapshot.verify(Path(args.lock))
+    trust = Trust(args.trust_lock, args.allow_outside, frozenset(args.impl))
+    # A malformed lock, or one asking for more than `trust` allows, is a LockError:
+    # one line and exit status 2 (cli.main).
+    verification = snapshot.verify(Path(args.lock), trust=trust)
     print("\n".join(verification.lines()))
     return 0 if verification.ok else EXIT_DRIFT
 
@@ -24,4 +27,12 @@ def register(commands: Commands) -> None:
         "verify", help="recompute the scores of a lock file; exit 1 on any drift"
     )
     verify.add_argument("lock", help="a lock file written by `metricdiff snapshot`")
+    verify.add_argument("--impl", action="append", default=[], metavar="SPEC",
+                        help="a python:/cmd: implementation the lock names that may run "
+                        "(repeatable); built-in ones always may")
+    verify.add_argument("--trust-lock", action="store_true",
+                        help="run every python:/cmd: implementation the lock names: only "
+                        "for a lock whose code you trust")
+    verify.add_argument("--allow-outside", action="store_true",
+                        help="read inputs outside the lock's folder (absolute paths, ../)")
     verify.set_defaults(run=run)

@@ -47,11 +47,14 @@ from metricdiff.errors import LockDrift, MetricdiffError
 if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's use pays nothing
     from metricdiff.implementations import AnyAdapter
     from metricdiff.locks.snapshot import Entry, Lock
+    from metricdiff.locks.trust import Trust
     from metricdiff.profiles.metrics import Result
 
 OPTION = "--metricdiff-verify"
 INI = "metricdiff_verify"
 ITEM_NAME = "metricdiff-verify"
+TRUSTED_INI = "metricdiff_impls"
+TRUST_LOCK, ALLOW_OUTSIDE = "--metricdiff-trust-lock", "--metricdiff-allow-outside"
 _LOCKS = pytest.StashKey[list[Path]]()
 
 
@@ -62,6 +65,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "snapshot`) as a test item; repeatable")
     parser.addini(INI, type="linelist", default=[],
                   help="lock files to verify on every run, relative to the rootdir")
+    # The trust model of `metricdiff verify` (locks/trust.py), under the same names.
+    parser.addini(TRUSTED_INI, type="linelist", default=[],
+                  help="python:/cmd: implementations a lock may run (as verify --impl)")
+    group.addoption(TRUST_LOCK, action="store_true",
+                    help="run every python:/cmd: implementation a lock names")
+    group.addoption(ALLOW_OUTSIDE, action="store_true",
+                    help="read a lock's inputs outside its folder")
+
+
+def trust_of(config: pytest.Config) -> Trust:
+    """What verifying a lock may run and read in this session: verify's rules."""
+    from metricdiff.locks.trust import Trust
+
+    return Trust(bool(config.getoption(TRUST_LOCK)), bool(config.getoption(ALLOW_OUTSIDE)),
+                 frozenset(config.getini(TRUSTED_INI) or []))
 
 
 def lock_paths(config: pytest.Config) -> list[Path]:
@@ -121,7 +139,7 @@ class LockItem(pytest.Item):
     """Recomputes every score of a lock; fails with the drift report."""
 
     def runtest(self) -> None:
-        lines = _verify_lines(self.path)
+        lines = _verify_lines(self.path, trust_of(self.config))
         if lines:
             raise LockDrift("\n".join(lines))
 
@@ -135,13 +153,13 @@ class LockItem(pytest.Item):
         return self.path, None, f"metricdiff verify {self.path.name}"
 
 
-def _verify_lines(path: Path) -> list[str]:
+def _verify_lines(path: Path, trust: Trust) -> list[str]:
     """The report of verifying ``path`` if anything drifted or cannot be checked,
     else []. A malformed lock or unreadable input is one line too."""
     from metricdiff.locks import snapshot
 
     try:
-        verification = snapshot.verify(path)
+        verification = snapshot.verify(path, trust=trust)
     except MetricdiffError as error:
         return [f"metricdiff: error: {error}"]
     return [] if verification.ok else verification.lines()
@@ -187,7 +205,7 @@ class Metricdiff:
     def verify(self, lock: str | Path | None = None) -> None:
         """Recompute ``lock`` (default: the one lock given to the session) and fail
         the test with the drift report if any score drifted."""
-        lines = _verify_lines(self._lock_path(lock))
+        lines = _verify_lines(self._lock_path(lock), trust_of(self._config))
         if lines:
             pytest.fail("\n".join(lines), pytrace=False)
 

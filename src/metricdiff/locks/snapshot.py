@@ -47,6 +47,7 @@ from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.errors import ConventionError, InputError, LockError, OutputError, UnsupportedOption
 from metricdiff.implementations import AnyAdapter
+from metricdiff.locks.trust import SAFE, Trust, check_implementations, readable_input
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.wording import plural
 
@@ -823,10 +824,15 @@ def default_lookup(name: str, metric: str) -> AnyAdapter:
     return get_adapter(name, metric)
 
 
-def verify(path: Path, lookup: AdapterLookup = default_lookup) -> Verification:
+def verify(path: Path, lookup: AdapterLookup = default_lookup,
+           trust: Trust = SAFE) -> Verification:
     """Recompute every score ``path`` records, from the same inputs, with the
-    implementations installed now, and compare."""
+    implementations installed now, and compare; what runs and what is read is
+    bounded by ``trust`` (locks/trust.py), checked before anything is."""
     old = read(path)
+    check_implementations(old.impls, trust, path)
+    for item in old.inputs:
+        readable_input(item.path, path, trust)
     cases, input_changes = recorded_cases(old, path.parent)
     impls, unavailable = implementations(
         old.impls, {entry.metric for entry in old.entries}, lookup
