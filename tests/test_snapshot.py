@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from metricdiff.cli import main
-from metricdiff.locks import snapshot
+from metricdiff.locks import lockfile, snapshot
 
 # By hand (Papineni et al. 2002, no smoothing, uniform weights, N = 4):
 # line 1 "a b c d" against "a b c d": every n-gram matches: counts = totals = 4,3,2,1,
@@ -444,7 +444,7 @@ def test_the_lock_is_written_atomically(capsys, project, monkeypatch):
     def interrupted(descriptor):
         raise KeyboardInterrupt  # e.g. Ctrl-C while the new lock is being written
 
-    monkeypatch.setattr(snapshot.os, "fsync", interrupted)
+    monkeypatch.setattr(lockfile.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         snapshot.write(recorded, lock)
     monkeypatch.undo()
