@@ -9,7 +9,12 @@ import importlib
 from collections.abc import Sequence
 
 from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.implementations.base import Adapter, InvalidOutput
+from metricdiff.implementations.base import (
+    Adapter,
+    AdapterUnavailable,
+    InvalidOutput,
+    UnsupportedOption,
+)
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.execution import (
     CRASH,
@@ -19,21 +24,28 @@ from metricdiff.scoring.execution import (
     CaseResult,
     Job,
     OnResult,
+    Raised,
 )
-from metricdiff.scoring.validate import describe, validate
+from metricdiff.scoring.validate import describe, message_of, validate
 from metricdiff.statistics import BleuResult, RougeResult
 
 
 def judge(value: object) -> CaseResult:
+    """One of ``score_cases``'s outcomes as a ``CaseResult``."""
     if isinstance(value, InvalidOutput):  # it answered, but not with a score
         return CaseResult(INVALID, None, describe(value))
     if isinstance(value, BaseException):
-        return CaseResult(CRASH, None, describe(value))
+        return CaseResult(CRASH, None, describe(value), raised_by(value))
     problem = validate(value)
     if problem is not None:
         return CaseResult(INVALID, None, problem)
     assert isinstance(value, (BleuResult, RougeResult))
     return CaseResult(OK, value)
+
+
+def raised_by(error: BaseException) -> Raised:
+    unsupported = isinstance(error, (UnsupportedOption, AdapterUnavailable))
+    return Raised(type(error).__name__, message_of(error), unsupported)
 
 
 def adapter_class(impl: str, metric: str, adapter_path: str | None) -> type[AnyAdapter]:
@@ -60,8 +72,10 @@ def _batch_size(job: Job) -> int:
     return max(1, size)
 
 
-def chunks_of(job: Job) -> list[tuple[int, ...]]:
-    size = _batch_size(job)
+def chunks_of(job: Job, batch_size: int | None = None) -> list[tuple[int, ...]]:
+    """The indices of ``job``'s cases, chunk by chunk: ``batch_size`` at a time
+    (default: its adapter class's)."""
+    size = _batch_size(job) if batch_size is None else max(1, batch_size)
     return [
         tuple(range(start, min(start + size, len(job.cases))))
         for start in range(0, len(job.cases), size)
@@ -84,8 +98,11 @@ def score_chunk(
 # In this process (timeout=None, one worker)
 
 
-def run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0
-                    ) -> list[CaseResult]:
+def run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0,
+                   adapter: AnyAdapter | None = None) -> list[CaseResult]:
+    """``job`` scored in this process, by ``adapter`` if given (else one built
+    for it), a chunk at a time; a chunk that raises as a whole is scored again
+    case by case."""
     results: list[CaseResult] = []
 
     def report() -> None:  # the cases that have just got their outcome
@@ -96,13 +113,14 @@ def run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0
 
     reported = [0]
     try:
-        adapter = build_adapter(job.impl, job.metric, job.adapter_path)
+        if adapter is None:
+            adapter = build_adapter(job.impl, job.metric, job.adapter_path)
     except Exception as error:
         failure = CaseResult(CRASH, None, describe(error))
         results.extend([failure] * len(job.cases))
         report()
         return results
-    for chunk in chunks_of(job):
+    for chunk in chunks_of(job, adapter.batch_size):
         cases = [job.cases[i] for i in chunk]
         try:
             results.extend(score_chunk(adapter, job.metric, job.options, cases))

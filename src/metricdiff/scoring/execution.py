@@ -78,20 +78,47 @@ class Job:
 
 
 @attrs.frozen
+class Raised:
+    """The exception an implementation raised on a case, as the parent process
+    can hold it whatever the exception's class: its type's name, its message
+    whole, and whether it says the implementation cannot honour the case's
+    configuration (``UnsupportedOption``, ``AdapterUnavailable``: the case does
+    not apply to it, nothing went wrong)."""
+
+    type: str
+    message: str
+    unsupported: bool = False
+
+
+@attrs.frozen
 class CaseResult:
     """What one case gave: ``status`` is ``ok`` (``result`` is set and valid),
     ``crash`` (the implementation raised, or its process died), ``timeout`` or
     ``invalid-output`` (it returned something ``validate`` rejects).  ``result``
     is set only when the status is ``ok``; ``error`` says what went wrong, in one
-    line of at most ``MAX_ERROR`` characters ("" when ok)."""
+    line of at most ``MAX_ERROR`` characters ("" when ok).  ``raised`` is set when
+    the implementation raised an exception on this very case (a crash that is
+    an answer: it refuses the input), not when its process died, hung, or
+    raised out of a whole chunk."""
 
     status: str = attrs.field(validator=attrs.validators.in_(STATUSES))
     result: Result | None = None
     error: str = ""
+    raised: Raised | None = None
 
     @property
     def ok(self) -> bool:
         return self.status == OK
+
+    @property
+    def reason(self) -> str:
+        """What went wrong, on one line, as every command words it: the exception
+        (``ValueError: bad input``), or the status and what happened
+        (``timeout: no result within 5 s``, ``crash: process killed by signal
+        SIGSEGV``, ``invalid-output: recall is NaN``); "" when ok."""
+        if self.ok:
+            return ""
+        return self.error if self.raised is not None else f"{self.status}: {self.error}"
 
 
 #: ``run_jobs``'s ``on_result(job_index, case_index, result)``.
@@ -207,6 +234,7 @@ __all__ = [
     "Executor",
     "Job",
     "OnResult",
+    "Raised",
     "chunks",
     "describe",
     "run_chunk_here",
