@@ -14,6 +14,7 @@ from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
 from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
 from metricdiff.profiles import ConventionError
 from metricdiff.reports.wording import plural
+from metricdiff.scoring import DEFAULT_TIMEOUT
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1
@@ -101,6 +102,25 @@ def fixtures_folder(given: str | None) -> Path:
     return root
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def add_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--timeout``: how long an implementation may take on one batch of cases
+    before its worker process is stopped (scoring.DEFAULT_TIMEOUT by default)."""
+    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="seconds an implementation may take on one batch of cases "
+                        f"before it is stopped and its cases count as a timeout (default: "
+                        f"{DEFAULT_TIMEOUT:g})")
+
+
 def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -116,6 +136,7 @@ __all__ = [
     "Commands",
     "ImplementationFailed",
     "Parser",
+    "add_timeout",
     "available_adapter",
     "computes",
     "fixtures_folder",
