@@ -8,7 +8,7 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
 from metricdiff.cases.files import InputError
-from metricdiff.cli._common import Commands
+from metricdiff.cli._common import Commands, ImplementationFailed, add_timeout
 from metricdiff.profiles.metrics import METRICS
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
@@ -67,14 +67,21 @@ def run(args: argparse.Namespace) -> int:
         # A lock without scores would verify as "all 0 scores reproduce".
         why = _why_empty(args.metric, metrics, names, impls, unavailable)
         raise InputError(f"{out}:0: no lock written: {why}")
-    entries = snapshot.score(jobs, impls)
+    scores = snapshot.score(jobs, impls, timeout=args.timeout)
+    for failure in scores.refused:
+        print(failure.line("refused") + " (not written into the lock)", file=sys.stderr)
+    entries = scores.entries
+    if not entries:
+        raise ImplementationFailed(f"{out}:0: no lock written: every score was refused "
+                                   "(above); fix the implementation or leave it out (--impl)")
     try:
         snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
     except OSError as error:  # checked writable above, but a disk can still fill up
         raise InputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
+    refused = f", {len(scores.refused)} refused" if scores.refused else ""
     print(
-        f"wrote {out}: {len(entries)} scores ({errors} raised), "
+        f"wrote {out}: {len(entries)} scores ({errors} raised{refused}), "
         f"{len({e.case for e in entries})} cases, implementations: {', '.join(sorted(impls))}"
     )
     return 0
@@ -82,7 +89,14 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: Commands) -> None:
     snap = commands.add_parser(
-        "snapshot", help="record every score in a lock file that `verify` can check later"
+        "snapshot", help="record every score in a lock file that `verify` can check later",
+        description="Score the fixture cases or your files with every implementation and "
+        "write the scores to a lock file. Every implementation but the reference runs in a "
+        "worker process: a score whose process dies, hangs past --timeout or returns an "
+        "invalid result (NaN, a ratio above 1) is refused, one line on stderr, and not "
+        "written; an exception the implementation raises is recorded (verify checks that "
+        "it still raises). Exit status 0 when the lock is written, 1 when every score was "
+        "refused, 2 for bad input.",
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
     snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
@@ -97,4 +111,5 @@ def register(commands: Commands) -> None:
     snap.add_argument("--metric", action="append", choices=METRICS,
                       help="this metric (repeatable; fixtures: only cases of these metrics; "
                       "your files: default bleu and every ROUGE)")
+    add_timeout(snap)
     snap.set_defaults(run=run)

@@ -108,6 +108,21 @@ def environment_changes(old: Lock, new: Lock) -> list[str]:
 
 
 @attrs.frozen
+class Failure:
+    """A score an implementation did not give: its process died, it hung, or it
+    returned an invalid result (``reason``, e.g. ``timeout: no result within
+    5 s``).  ``snapshot`` refuses to record it; ``verify`` fails on it."""
+
+    case: str
+    metric: str
+    impl: str
+    reason: str
+
+    def line(self, verb: str = "failed") -> str:
+        return f"{verb}: {self.case}  {self.impl}  {self.metric}  {self.reason}"
+
+
+@attrs.frozen
 class Missing:
     """An implementation the lock records that cannot run now."""
 
@@ -124,7 +139,8 @@ class Missing:
 @attrs.frozen
 class Verification:
     """The outcome of recomputing a lock.  ``checked``: the recorded scores
-    compared (all but those of ``missing`` implementations)."""
+    compared (all but those of ``missing`` implementations); ``failures``: those
+    the implementation did not give again (a crash, a hang, an invalid result)."""
 
     lock: Path
     checked: int
@@ -132,10 +148,11 @@ class Verification:
     missing: tuple[Missing, ...]
     environment: tuple[str, ...]
     inputs: tuple[str, ...]
+    failures: tuple[Failure, ...] = ()
 
     @property
     def ok(self) -> bool:
-        return not self.drifts and not self.missing
+        return not self.drifts and not self.missing and not self.failures
 
     @property
     def drifted_scores(self) -> int:
@@ -144,10 +161,15 @@ class Verification:
 
     def summary(self) -> str:
         """``LOCK: all 6 scores reproduce``, or ``LOCK: 3 of 6 scores drifted (26
-        fields)``, with the missing implementations if any."""
+        fields)``, or ``LOCK: 1 of 6 scores failed``, with the missing
+        implementations if any."""
         if self.ok:
             return f"{self.lock}: all {_count(self.checked, 'score')} reproduce"
-        if self.drifts:
+        if self.failures:
+            text = f"{self.lock}: {len(self.failures)} of {_count(self.checked, 'score')} failed"
+            if self.drifts:
+                text += f", {self.drifted_scores} drifted ({_count(len(self.drifts), 'field')})"
+        elif self.drifts:
             text = (f"{self.lock}: {self.drifted_scores} of {_count(self.checked, 'score')} "
                     f"drifted ({_count(len(self.drifts), 'field')})")
         elif self.checked:
@@ -159,10 +181,12 @@ class Verification:
         return text
 
     def lines(self) -> list[str]:
-        """The report: a summary, one line per drift or missing implementation, then
-        what changed in the environment and the inputs since the lock was written."""
+        """The report: a summary, one line per drift, failure or missing
+        implementation, then what changed in the environment and the inputs since
+        the lock was written."""
         lines = [self.summary()]
         lines += [drift.line() for drift in self.drifts]
+        lines += [failure.line() for failure in self.failures]
         lines += [missing.line() for missing in self.missing]
         if self.environment:
             lines.append("environment changes since the lock was written:")
@@ -179,15 +203,18 @@ def compare(
     lock_path: Path,
     unavailable: Mapping[str, str] | None = None,
     input_changes: Sequence[str] = (),
+    failures: Sequence[Failure] = (),
 ) -> Verification:
     """``new`` (a recomputation of ``old``'s entries) against ``old``.  An entry
     ``new`` lacks is a drift, unless its implementation is ``unavailable`` (name
-    -> reason), which is reported once per implementation."""
+    -> reason), which is reported once per implementation, or its recomputation
+    is one of ``failures``."""
     unavailable = unavailable or {}
     current = {entry.key: entry for entry in new.entries}
+    failed = {(failure.case, failure.metric, failure.impl) for failure in failures}
     drifts: list[Drift] = []
     for entry in old.entries:
-        if entry.impl in unavailable:
+        if entry.impl in unavailable or entry.key in failed:
             continue
         now = current.get(entry.key)
         if now is None:
@@ -201,4 +228,5 @@ def compare(
     )
     checked = sum(entry.impl not in unavailable for entry in old.entries)
     return Verification(lock_path, checked, tuple(drifts), missing,
-                        tuple(environment_changes(old, new)), tuple(input_changes))
+                        tuple(environment_changes(old, new)), tuple(input_changes),
+                        tuple(failures))

@@ -23,6 +23,7 @@ from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.base import UnsupportedOption
 from metricdiff.locks.drift import (
     Drift,
+    Failure,
     Missing,
     Verification,
     compare,
@@ -49,6 +50,7 @@ from metricdiff.locks.lockfile import (
 )
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_requests
 
 # --- what is scored ---------------------------------------------------------
 
@@ -160,38 +162,57 @@ def recorded_fields(result: Result) -> dict[str, Any]:
             if value is not None}
 
 
-def _entry(job: Job, outcome: Any, adapter: AnyAdapter) -> Entry:
+@attrs.frozen
+class Scores:
+    """What ``score`` gave: the entries a lock may record, and the scores refused
+    (the implementation's process died, it hung, or it returned an invalid
+    result), which a lock never records; both in job order."""
+
+    entries: tuple[Entry, ...]
+    refused: tuple[Failure, ...]
+
+
+def _entry(job: Job, outcome: CaseResult, adapter: AnyAdapter) -> Entry | Failure:
+    """An implementation that raises answers: it refuses the input, and a lock
+    records that (and checks that it still does).  A death, a hang or an invalid
+    result is no answer: it gets no entry."""
     case, metric, name = job
+    if outcome.raised is None and outcome.result is None:
+        return Failure(case.id, metric, name, outcome.reason)
     tolerance = adapter.tolerance
     base = Entry(case.id, metric, name, None, abs_tol=tolerance.absolute,
                  rel_tol=tolerance.relative)
-    if isinstance(outcome, BaseException):
-        return attrs.evolve(base, error=type(outcome).__name__, message=str(outcome))
-    return attrs.evolve(base, result=recorded_fields(outcome))
+    if outcome.raised is not None:
+        return attrs.evolve(base, error=outcome.raised.type, message=outcome.raised.message)
+    assert outcome.result is not None
+    return attrs.evolve(base, result=recorded_fields(outcome.result))
 
 
-def score(jobs: Sequence[Job], impls: Impls) -> list[Entry]:
-    """Each job's entry, in job order.  Jobs are scored in one ``score_cases``
-    call per implementation and metric (a process-backed peer starts once); an
-    implementation that raises is recorded as that case's error, never ours."""
+def score(jobs: Sequence[Job], impls: Impls, *, timeout: float = DEFAULT_TIMEOUT) -> Scores:
+    """Each job's entry, or its refusal.  Every implementation but the reference
+    runs in a worker process, ``timeout`` seconds per call
+    (``scoring.score_requests``); the jobs of one implementation and metric go in
+    one request (a process-backed peer starts once)."""
     groups: dict[tuple[str, str], list[int]] = {}
     for index, (_, metric, name) in enumerate(jobs):
         groups.setdefault((name, metric), []).append(index)
-    entries: dict[int, Entry] = {}
+    adapters = {key: adapter_of(impls, *key) for key in groups}
+    requests = []
     for (name, metric), indices in groups.items():
-        adapter = adapter_of(impls, name, metric)
+        adapter = adapters[name, metric]
         assert adapter is not None, f"{name} has no {metric}: plan() leaves such jobs out"
         corpora = [jobs[i][0].texts(metric) for i in indices]
-        try:
-            options = adapter.options(metric)
-            outcomes: list[Any] = adapter.score_cases(
-                metric, [(c.hyps, c.refs) for c in corpora], options
-            )
-        except Exception as error:  # the whole batch failed: each case records it
-            outcomes = [error] * len(indices)
-        for index, outcome in zip(indices, outcomes, strict=True):
-            entries[index] = _entry(jobs[index], outcome, adapter)
-    return [entries[index] for index in range(len(jobs))]
+        requests.append(Request(adapter, metric, [(c.hyps, c.refs) for c in corpora]))
+    outcomes = score_requests(requests, timeout=timeout)
+    made: dict[int, Entry | Failure] = {}
+    for (key, indices), results in zip(groups.items(), outcomes, strict=True):
+        adapter = adapters[key]
+        assert adapter is not None
+        for index, outcome in zip(indices, results, strict=True):
+            made[index] = _entry(jobs[index], outcome, adapter)
+    ordered = [made[index] for index in range(len(jobs))]
+    return Scores(tuple(e for e in ordered if isinstance(e, Entry)),
+                  tuple(e for e in ordered if isinstance(e, Failure)))
 
 
 def make_lock(entries: Sequence[Entry], impls: Impls, inputs: Sequence[InputFile]) -> Lock:
@@ -264,9 +285,12 @@ def default_lookup(name: str, metric: str) -> AnyAdapter:
     return get_adapter(name, metric)
 
 
-def verify(path: Path, lookup: AdapterLookup = default_lookup) -> Verification:
+def verify(
+    path: Path, lookup: AdapterLookup = default_lookup, *, timeout: float = DEFAULT_TIMEOUT
+) -> Verification:
     """Recompute every score ``path`` records, from the same inputs, with the
-    implementations installed now, and compare."""
+    implementations installed now (isolated as ``score`` isolates them), and
+    compare."""
     old = read(path)
     cases, input_changes = recorded_cases(old, path.parent)
     impls, unavailable = implementations(
@@ -280,8 +304,9 @@ def verify(path: Path, lookup: AdapterLookup = default_lookup) -> Verification:
         if entry.case in cases and entry.impl not in unavailable
         and adapter_of(impls, entry.impl, entry.metric) is not None
     ]
-    new = make_lock(score(jobs, impls), impls, old.inputs)
-    return compare(old, new, path, unavailable, input_changes)
+    scores = score(jobs, impls, timeout=timeout)
+    new = make_lock(scores.entries, impls, old.inputs)
+    return compare(old, new, path, unavailable, input_changes, scores.refused)
 
 
 __all__ = [
@@ -291,6 +316,7 @@ __all__ = [
     "Drift",
     "Entry",
     "Environment",
+    "Failure",
     "ImplInfo",
     "Impls",
     "InputFile",
@@ -298,6 +324,7 @@ __all__ = [
     "Lock",
     "LockError",
     "Missing",
+    "Scores",
     "SnapCase",
     "Verification",
     "adapter_of",
