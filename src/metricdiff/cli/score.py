@@ -10,6 +10,7 @@ from metricdiff.cases.files import read_corpus
 from metricdiff.cli._common import (
     Commands,
     ImplementationFailed,
+    add_timeout,
     available_adapter,
     parse_overrides,
 )
@@ -17,6 +18,7 @@ from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.scoring import score_cases
 from metricdiff.statistics import BleuResult
 
 
@@ -68,18 +70,17 @@ def run(args: argparse.Namespace) -> int:
     corpus = read_corpus(args.hyp, args.ref)
     if family(args.metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
-    try:
-        result = adapter.corpus_score(args.metric, corpus.hyps, corpus.refs, options)
-        sentences = (
-            adapter.sentence_scores(args.metric, corpus.hyps, corpus.refs, options)
-            if args.sentences
-            else None
-        )
-    except Exception as error:  # the peer's own failure, not metricdiff's
-        raise ImplementationFailed(
-            f"{_who(adapter)} failed on {args.hyp}: "
-            f"{type(error).__name__}: {error}"
-        ) from error
+    # The corpus, then each line as a corpus of one (what a library's sentence
+    # score is), all isolated: a peer that crashes or hangs is a one-line error.
+    cases = [(corpus.hyps, corpus.refs)]
+    if args.sentences:
+        cases += [((hyp,), (refs,)) for hyp, refs in zip(corpus.hyps, corpus.refs, strict=True)]
+    outcomes = score_cases(adapter, args.metric, cases, options, timeout=args.timeout)
+    failed = next((outcome for outcome in outcomes if outcome.result is None), None)
+    if failed is not None:  # the peer's own failure, not metricdiff's
+        raise ImplementationFailed(f"{_who(adapter)} failed on {args.hyp}: {failed.reason}")
+    result, *scored = [outcome.result for outcome in outcomes if outcome.result is not None]
+    sentences = scored if args.sentences else None
     signature = adapter.signature(args.metric, options)
     if args.format == "json":
         document: dict[str, Any] = {
@@ -116,4 +117,5 @@ def register(commands: Commands) -> None:
                        help="references, one per line; repeat for several per segment")
     score.add_argument("--sentences", action="store_true", help="also score each line")
     score.add_argument("--format", choices=("text", "json"), default="text")
+    add_timeout(score)
     score.set_defaults(run=run)
