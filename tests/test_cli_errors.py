@@ -25,7 +25,7 @@ import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
 from metricdiff.cli import EXIT_INTERRUPTED, main
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -267,7 +267,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(metricdiff.cli.score, "read_corpus", interrupted)
+    monkeypatch.setattr(metricdiff.cli.score, "read_input", interrupted)
     status, out, err = run(capsys, "score", *inputs(tmp_path))
     assert (status, out, err) == (EXIT_INTERRUPTED, "", "metricdiff: interrupted\n")
     # Without --out there is nothing to resume from: no hint.

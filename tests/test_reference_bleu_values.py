@@ -28,7 +28,7 @@ def score(**axes) -> float:
 
 
 def test_brevity_penalty_by_hand():
-    # BP = e^(1 - r/c) for c <= r (Papineni §2.2.2): c=5, r=6 gives e^(1-6/5) = e^-0.2.
+    # BP = e^(1 - r/c) for c <= r (Papineni §2.3): c=5, r=6 gives e^(1-6/5) = e^-0.2.
     assert brevity_penalty(5, 6) == pytest.approx(math.exp(-0.2), rel=1e-15)
     assert brevity_penalty(7, 6) == 1.0  # c > r
     assert brevity_penalty(6, 6) == 1.0  # c = r: e^0

@@ -32,7 +32,7 @@ S3 = "the gunman kill police"
 S4 = "the gunman police killed"
 S5 = "gunman the killed police"
 
-# Lin 2004 §3.3: the same LCS, but Y1's matches are consecutive.
+# Lin 2004 §4: the same LCS, but Y1's matches are consecutive.
 X = "A B C D E F G"
 Y1 = "A B C D H I K"
 Y2 = "A H B K C I D"
@@ -155,7 +155,7 @@ def test_rouge_s_skip_distance():
 
 
 def test_rouge_w_paper_example():
-    # Lin 2004 §3.3 with f(k) = k^2: X and Y1 share the run A B C D, so
+    # Lin 2004 §4 with f(k) = k^2: X and Y1 share the run A B C D, so
     # WLCS = f(4) = 16 and R = f^-1(16 / f(7)) = sqrt(16/49) = 4/7; Y2 matches
     # A, B, C, D one at a time: WLCS = 4 f(1) = 4, R = sqrt(4/49) = 2/7.  Both
     # have LCS 4, so ROUGE-L cannot tell them apart.

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
 from metricdiff.audit.metric import AuditCase
-from metricdiff.cases.files import Corpus, read_corpus
+from metricdiff.cases.files import Corpus
 from metricdiff.cases.fixtures import load_all
 from metricdiff.profiles.metrics import family
 
@@ -37,12 +36,12 @@ def fixture_cases(root: Path, metric: str) -> list[AuditCase]:
     return cases
 
 
-def user_cases(hyp_file: str, ref_files: Sequence[str], metric: str) -> list[AuditCase]:
-    """Each line of the user's files as a case, and the whole corpus as one more."""
-    corpus: Corpus = read_corpus(hyp_file, ref_files)
+def user_cases(corpus: Corpus, source: str, metric: str) -> list[AuditCase]:
+    """Each segment of the user's corpus (read from the file ``source``: ``--hyp``
+    or ``--jsonl``) as a case, and the whole corpus as one more."""
     if family(metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
-    name = Path(hyp_file).name
+    name = Path(source).name
     cases = [
         AuditCase(f"{name}:{line}", (hyp,), (refs,), "user", name)
         for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)

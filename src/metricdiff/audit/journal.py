@@ -28,9 +28,9 @@ from typing import Any, TextIO
 
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Result
-from metricdiff.reports.wording import plural
 from metricdiff.scoring.execution import CaseData, CaseResult, Job
 from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.wording import plural
 
 #: The name of the journal in the ``--out`` folder.
 JOURNAL_NAME = "journal.jsonl"

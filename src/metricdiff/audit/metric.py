@@ -32,8 +32,8 @@ from metricdiff.implementations import AnyAdapter, adapter_names, get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import profile_of, with_overrides
 from metricdiff.profiles.metrics import Options, Result, family
-from metricdiff.reports.wording import plural
 from metricdiff.scoring.execution import CaseResult, Executor, Job, run_jobs
+from metricdiff.wording import plural
 
 REFERENCE = "reference"
 #: The stemmer the reference's "stemmed" profile uses: Porter's own algorithm.

@@ -15,6 +15,7 @@ from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.findings.finding import Finding
 from metricdiff.profiles import profile_of
+from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
 
 #: Axes a fixture never pins: the metric name sets them.
 _NOT_PINNED = ("variant", "n")
@@ -27,11 +28,11 @@ def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
 def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
     """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
-    findings = out_dir / "findings.json"
+    findings = out_dir / FINDINGS_NAME
     findings.write_text(
         json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
     )
-    results = out_dir / "results.jsonl"
+    results = out_dir / RESULTS_NAME
     with results.open("w", encoding="utf-8") as stream:
         for audit in audits:
             for row in result_rows(audit):
@@ -43,10 +44,6 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
     return [findings, results, about]
 
 
-#: What ``audit.json`` holds: per metric, who took part (with profile, version and
-#: tolerance), who was skipped and why, and the cases in order.  With
-#: ``findings.json`` and ``results.jsonl`` it is all ``metricdiff report`` reads.
-AUDIT_NAME = "audit.json"
 AUDIT_FORMAT = 1
 
 

@@ -6,6 +6,7 @@ the command line can print it as one line and exit with status 2.
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,28 +43,56 @@ def read_segments(name: str) -> list[str]:
     return segments
 
 
-#: How a line of a ROUGE input file separates the sentences of one segment.
+#: How a line of a ROUGE input file separates the sentences of one segment: the
+#: two characters backslash, n.
 SENTENCE_BREAK = "\\n"
+#: How such a line writes a backslash followed by n: backslash, backslash, n.
+ESCAPED_BACKSLASH_N = "\\\\n"
+_ESCAPES = re.compile(r"\\\\n|\\n")
+
+
+def unescape_sentence_breaks(line: str) -> str:
+    """One line of a text file as the ROUGE segment it writes: each ``\\n``
+    (backslash, n) a line break between sentences, each ``\\\\n`` (backslash,
+    backslash, n) a backslash followed by n, so that ``C:\\\\new`` reads
+    ``C:\\new``.  Read left to right; every other backslash stays as it is."""
+    if "\\" not in line:
+        return line
+    return _ESCAPES.sub(lambda m: "\n" if m.group() == SENTENCE_BREAK else "\\n", line)
+
+
+def escape_sentence_breaks(text: str) -> str:
+    """A segment as one line of a text file, the inverse of
+    ``unescape_sentence_breaks``: each line break (``\\r\\n``, ``\\r`` or ``\\n``)
+    written ``\\n``, each backslash followed by n written ``\\\\n``.  (A backslash
+    right before a line break has no spelling: it reads back as backslash, n.)"""
+    text = text.replace(SENTENCE_BREAK, ESCAPED_BACKSLASH_N)
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", SENTENCE_BREAK)
 
 
 @attrs.frozen
 class Corpus:
-    """Hypotheses and, per segment, its references (one per reference file)."""
+    """Hypotheses and, per segment, its references (one per reference file).
+
+    ``escaped``: the texts are lines of text files, where a ROUGE segment's
+    sentences are separated by the escape ``\\n`` (``unescape_sentence_breaks``);
+    False when they hold real line breaks already (JSONL, or after
+    ``with_sentence_breaks``)."""
 
     hyps: tuple[str, ...]
     refs: tuple[tuple[str, ...], ...]
+    escaped: bool = True
 
     def with_sentence_breaks(self) -> Corpus:
-        """The corpus with each literal ``\\n`` (backslash, n) turned into a line
-        break: ROUGE input files keep one segment per line and mark the sentences
-        inside it that way, since summary-level ROUGE-L needs them."""
-
-        def split(text: str) -> str:
-            return text.replace(SENTENCE_BREAK, "\n")
-
+        """The corpus as ROUGE reads it: the escapes of text-file lines undone
+        (``unescape_sentence_breaks``), since summary-level ROUGE-L needs the
+        sentences.  A corpus without escapes is returned as it is."""
+        if not self.escaped:
+            return self
         return Corpus(
-            tuple(split(h) for h in self.hyps),
-            tuple(tuple(split(r) for r in refs) for refs in self.refs),
+            tuple(unescape_sentence_breaks(h) for h in self.hyps),
+            tuple(tuple(unescape_sentence_breaks(r) for r in refs) for refs in self.refs),
+            escaped=False,
         )
 
 

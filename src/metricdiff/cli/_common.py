@@ -1,5 +1,6 @@
 """What every command shares: the one-line error types, ``-o`` parsing, adapter
-lookup, the output folder, and counting words (``plural``)."""
+lookup, the input options (``--hyp``/``--ref`` or ``--jsonl``), the output folder,
+and counting words (``plural``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from metricdiff.cases.files import InputError
+from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
 from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
 from metricdiff.profiles import ConventionError
-from metricdiff.reports.wording import plural
 from metricdiff.scoring import DEFAULT_TIMEOUT
+from metricdiff.wording import plural
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1
@@ -81,6 +82,69 @@ def output_folder(path: str, option: str = "--out") -> Path:
     return folder
 
 
+def add_input_options(parser: argparse.ArgumentParser, use: str = "") -> None:
+    """The options that name a corpus: ``--hyp FILE --ref FILE...``, or ``--jsonl
+    FILE`` with ``--hyp-field``/``--ref-field``.  ``use`` ends the group's
+    description: what the command does with the corpus."""
+    from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD
+
+    group = parser.add_argument_group(
+        "input", "your corpus: --hyp and --ref files, or one --jsonl file (docs/inputs.md)"
+        + use,
+    )
+    group.add_argument("--hyp", metavar="FILE", help="hypotheses, one segment per line "
+                       "('-' = stdin); for ROUGE a literal \\n separates a segment's "
+                       "sentences and \\\\n is a backslash followed by n")
+    group.add_argument("--ref", metavar="FILE", action="append", default=[],
+                       help="references, one per line, aligned with --hyp; repeat for "
+                       "several per segment")
+    group.add_argument("--jsonl", metavar="FILE",
+                       help="instead of --hyp/--ref: one JSON object per line, e.g. "
+                       f'{{"{DEFAULT_HYP_FIELD}": "...", "{DEFAULT_REF_FIELD}": ["...", "..."]}}'
+                       "; sentences separated by \\n inside the strings")
+    group.add_argument("--hyp-field", metavar="KEY",
+                       help=f"--jsonl's key of the hypothesis (default: {DEFAULT_HYP_FIELD})")
+    group.add_argument("--ref-field", metavar="KEY",
+                       help=f"--jsonl's key of the references, a string or a list of "
+                       f"strings (default: {DEFAULT_REF_FIELD})")
+
+
+def input_given(args: argparse.Namespace) -> bool:
+    """Whether the options of ``add_input_options`` name a corpus (checked:
+    ``--hyp`` with ``--jsonl``, ``--hyp`` without ``--ref`` and the like are
+    one-line errors)."""
+    if args.jsonl is not None and (args.hyp is not None or args.ref):
+        raise InputError(f"{args.jsonl}:0: --jsonl replaces --hyp and --ref; give one or "
+                         "the other")
+    for option in ("hyp_field", "ref_field"):
+        if getattr(args, option) is not None and args.jsonl is None:
+            raise InputError(f"--{option.replace('_', '-')} names a key of --jsonl's "
+                             "objects; give --jsonl FILE")
+    if args.hyp is not None and not args.ref:
+        raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    if args.ref and args.hyp is None:
+        raise InputError(f"{args.ref[0]}:0: --ref needs --hyp (the hypotheses)")
+    return args.jsonl is not None or args.hyp is not None
+
+
+def read_input(args: argparse.Namespace) -> Corpus:
+    """The corpus the input options name, read and checked; a one-line error
+    naming the file and line if it cannot be, or if none is named."""
+    if not input_given(args):
+        raise InputError("no input: give --hyp FILE --ref FILE, or --jsonl FILE")
+    if args.jsonl is not None:
+        from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD, read_jsonl
+
+        return read_jsonl(args.jsonl, args.hyp_field or DEFAULT_HYP_FIELD,
+                          args.ref_field or DEFAULT_REF_FIELD)
+    return read_corpus(args.hyp, args.ref)
+
+
+def input_name(args: argparse.Namespace) -> str:
+    """The file a corpus's segments are named after (``hyp.txt:3``, ``data.jsonl:3``)."""
+    return str(args.jsonl if args.jsonl is not None else args.hyp)
+
+
 #: Where ``--fixtures`` points when it is not given (``audit``, ``check``).
 DEFAULT_FIXTURES = "fixtures"
 
@@ -136,12 +200,16 @@ __all__ = [
     "Commands",
     "ImplementationFailed",
     "Parser",
+    "add_input_options",
     "add_timeout",
     "available_adapter",
     "computes",
     "fixtures_folder",
+    "input_given",
+    "input_name",
     "isatty",
     "output_folder",
     "parse_overrides",
     "plural",
+    "read_input",
 ]

@@ -7,20 +7,28 @@ import contextlib
 import json
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from metricdiff.cases.files import InputError
+from metricdiff.cases.files import Corpus, InputError
 from metricdiff.cli._common import (
     Commands,
+    add_input_options,
     computes,
     fixtures_folder,
+    input_given,
+    input_name,
     isatty,
     output_folder,
     parse_overrides,
     plural,
+    read_input,
 )
 from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
 from metricdiff.profiles import ConventionError
-from metricdiff.profiles.metrics import METRICS
+from metricdiff.profiles.metrics import METRICS, family
+
+if TYPE_CHECKING:
+    from metricdiff.audit.metric import Participant
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
@@ -49,24 +57,44 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
     return "; ".join([*skipped, *left_out]) or "no implementation named"
 
 
+def _lost_input(people: Sequence[Participant], corpus: Corpus | None, metric: str) -> list[str]:
+    """A line for each participant's tokenizer that drops words of the user's
+    corpus (``lost_input``), once per implementation and tokenizer."""
+    from metricdiff.implementations.text.lost_input import lost_input
+
+    if corpus is None:
+        return []
+    texts = corpus.with_sentence_breaks() if family(metric) == "rouge" else corpus
+    lines = []
+    seen = set()
+    for person in people:
+        key = (person.impl, person.options.tokenize)
+        if person.label == "unknown" or key in seen:
+            continue
+        seen.add(key)
+        lost = lost_input(person.impl, person.options.tokenize, texts.hyps, texts.refs)
+        if lost is not None:
+            lines.append(f"warning: {lost.message()}")
+    return lines
+
+
 def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.metric import Participant, audit_metric, participants
+    from metricdiff.audit.metric import audit_metric, participants
     from metricdiff.cli._user_impls import check_user_impls, write_inferred
     from metricdiff.findings.finding import KINDS, by_cause
     from metricdiff.implementations.base import Tolerance
     from metricdiff.scoring.executors import import_ray, open_executor
 
-    if args.hyp and not args.ref:
-        raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    user_input = input_given(args)
     if args.resume and not args.out:
         raise InputError("--resume needs --out (the folder of the interrupted run)")
     for name in args.impl or []:
         families_of(name)  # an unknown name is an error, not a silent no-show
     metrics = _metrics(args)
-    use_fixtures = args.fixtures is not None or not (args.hyp or args.generate)
+    use_fixtures = args.fixtures is not None or not (user_input or args.generate)
     fixtures_dir = fixtures_folder(args.fixtures) if use_fixtures else None
     user_profile = parse_overrides(args.option)
     check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
@@ -85,11 +113,12 @@ def run(args: argparse.Namespace) -> int:
         raise AdapterUnavailable("no implementation can run: " + "; ".join(
             f"{metric}: {why}" for metric, why in nobody.items()))
     # Read every input before scoring anything: bad input stops the run at once.
+    corpus = read_input(args) if user_input else None
     plan = {}
     for metric in chosen:
         cases = audit_inputs.fixture_cases(fixtures_dir, metric) if fixtures_dir else []
-        if args.hyp:
-            cases += audit_inputs.user_cases(args.hyp, args.ref, metric)
+        if corpus is not None:
+            cases += audit_inputs.user_cases(corpus, input_name(args), metric)
         if args.generate:
             cases += audit_inputs.generated_cases(metric, args.generate, args.seed)
         plan[metric] = cases
@@ -135,11 +164,16 @@ def run(args: argparse.Namespace) -> int:
 
         write_reports(out)
     findings = [f for a in audits for f in a.findings]
+    lost = {a.metric: _lost_input(a.participants, corpus, a.metric) for a in audits}
     if args.format == "json":
+        for warning in dict.fromkeys(line for lines in lost.values() for line in lines):
+            print(warning, file=sys.stderr)
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
         return 0
     for audit in audits:
         print(f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}")
+        for warning in lost[audit.metric]:
+            print(f"   {warning}")
         for person in audit.participants:
             if person.label != "stemmed" and person.tolerance != Tolerance():
                 tolerance = person.tolerance
@@ -188,9 +222,8 @@ def register(commands: Commands) -> None:
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
     audit.add_argument("--fixtures", help="fixture folder (default: fixtures/, used unless "
-                       "--hyp or --generate is given alone)")
-    audit.add_argument("--hyp", help="your hypotheses, one segment per line")
-    audit.add_argument("--ref", action="append", default=[], help="your references")
+                       "--hyp, --jsonl or --generate is given alone)")
+    add_input_options(audit, ": each segment is a case, and the whole corpus one more")
     audit.add_argument("--generate", type=int, default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")
     audit.add_argument("--seed", type=int, default=0, help="seed of the generated cases")

@@ -1,24 +1,32 @@
-"""``metricdiff score``: one implementation on one corpus, with its signature."""
+"""``metricdiff score``: one implementation on one corpus, one or several
+metrics, each with its signature."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from metricdiff.cases.files import read_corpus
+import attrs
+
+from metricdiff.cases.files import Corpus
 from metricdiff.cli._common import (
     Commands,
     ImplementationFailed,
-    add_timeout,
+    add_input_options,
     available_adapter,
+    input_name,
     parse_overrides,
+    read_input,
 )
 from metricdiff.implementations import AnyAdapter
+from metricdiff.implementations.base import Scored
+from metricdiff.implementations.text.lost_input import LostInput, lost_input
 from metricdiff.implementations.user import LOCAL_VERSION
-from metricdiff.profiles import profile_of
-from metricdiff.profiles.metrics import METRICS, Result, family
-from metricdiff.scoring import score_cases
+from metricdiff.profiles import axis_names, profile_of
+from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
 from metricdiff.statistics import BleuResult
 
 
@@ -61,61 +69,135 @@ def _who(adapter: AnyAdapter) -> str:
     return f"{adapter.name} {version}"
 
 
+@attrs.frozen
+class _Group:
+    """The metrics of one family, scored by one adapter in one call."""
+
+    adapter: AnyAdapter
+    requests: list[tuple[str, Options]]
+    #: A user's own implementation without -o: its profile is unknown, not the paper's.
+    unknown_profile: bool
+
+
+def _groups(impl: str, metrics: Sequence[str], overrides: Mapping[str, str]) -> list[_Group]:
+    """The metrics grouped by family, each with its adapter and options.  With
+    both families, an axis of one family only (``-o smoothing=exp``) is left out of
+    the other's options."""
+    families = {family(metric): [m for m in metrics if family(m) == family(metric)]
+                for metric in metrics}
+    groups = []
+    for names in families.values():
+        adapter = available_adapter(impl, names[0])
+        own = overrides
+        if len(families) > 1:
+            known = axis_names(type(paper_options(names[0])))
+            own = {axis: value for axis, value in overrides.items()
+                   if axis in known or not _in_any_family(axis)}
+        groups.append(_Group(adapter, [(m, adapter.options(m, own)) for m in names],
+                             adapter.user_profile and not own))
+    return groups
+
+
+def _in_any_family(axis: str) -> bool:
+    return any(axis in axis_names(type(paper_options(m))) for m in ("bleu", "rouge-1"))
+
+
+def _texts(group: _Group, corpus: Corpus) -> Corpus:
+    """The corpus as the group's metrics read it: ROUGE undoes the escapes."""
+    return corpus.with_sentence_breaks() if family(group.requests[0][0]) == "rouge" else corpus
+
+
+def _score(group: _Group, texts: Corpus, sentences: bool, source: str) -> list[Scored[Any]]:
+    metrics = [metric for metric, _ in group.requests]
+    try:
+        return group.adapter.score_many(group.requests, texts.hyps, texts.refs,
+                                        sentences=sentences)
+    except Exception as error:  # the peer's own failure, not metricdiff's
+        scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
+        raise ImplementationFailed(
+            f"{_who(group.adapter)} failed on {source}{scoring}: "
+            f"{type(error).__name__}: {error}"
+        ) from error
+
+
+def _lost_input(group: _Group, texts: Corpus) -> LostInput | None:
+    """What the group's tokenizer drops from the texts (None for an unknown profile)."""
+    if group.unknown_profile:
+        return None
+    return lost_input(group.adapter.name, group.requests[0][1].tokenize, texts.hyps,
+                      texts.refs)
+
+
+def _document(adapter: AnyAdapter, metric: str, options: Options, scored: Scored[Any],
+              unknown_profile: bool, lost: LostInput | None) -> dict[str, Any]:
+    document: dict[str, Any] = {
+        "impl": adapter.name,
+        "impl_version": adapter.version(),
+        "metric": metric,
+        "options": None if unknown_profile else profile_of(options),
+        "signature": adapter.signature(metric, options),
+        "corpus": scored.corpus.to_json(),
+    }
+    if scored.sentences is not None:
+        document["sentences"] = [s.to_json() for s in scored.sentences]
+    if lost is not None:
+        document["lost_input"] = lost.to_json()
+    return document
+
+
 def run(args: argparse.Namespace) -> int:
-    adapter = available_adapter(args.impl, args.metric)
-    overrides = parse_overrides(args.option)
-    options = adapter.options(args.metric, overrides)
-    # A user's own implementation without -o: its profile is unknown, not the paper's.
-    unknown_profile = adapter.user_profile and not overrides
-    corpus = read_corpus(args.hyp, args.ref)
-    if family(args.metric) == "rouge":
-        corpus = corpus.with_sentence_breaks()
-    # The corpus, then each line as a corpus of one (what a library's sentence
-    # score is), all isolated: a peer that crashes or hangs is a one-line error.
-    cases = [(corpus.hyps, corpus.refs)]
-    if args.sentences:
-        cases += [((hyp,), (refs,)) for hyp, refs in zip(corpus.hyps, corpus.refs, strict=True)]
-    outcomes = score_cases(adapter, args.metric, cases, options, timeout=args.timeout)
-    failed = next((outcome for outcome in outcomes if outcome.result is None), None)
-    if failed is not None:  # the peer's own failure, not metricdiff's
-        raise ImplementationFailed(f"{_who(adapter)} failed on {args.hyp}: {failed.reason}")
-    result, *scored = [outcome.result for outcome in outcomes if outcome.result is not None]
-    sentences = scored if args.sentences else None
-    signature = adapter.signature(args.metric, options)
+    metrics = list(dict.fromkeys(args.metric or [DEFAULT_METRIC]))
+    groups = _groups(args.impl, metrics, parse_overrides(args.option))
+    corpus = read_input(args)
+    source = input_name(args)
+    documents: dict[str, dict[str, Any]] = {}
+    blocks: dict[str, list[str]] = {}
+    for group in groups:
+        texts = _texts(group, corpus)
+        lost = _lost_input(group, texts)
+        if lost is not None:
+            print(f"warning: {lost.message()}", file=sys.stderr)
+        results = _score(group, texts, args.sentences, source)
+        for (metric, options), scored in zip(group.requests, results, strict=True):
+            documents[metric] = _document(group.adapter, metric, options, scored,
+                                          group.unknown_profile, lost)
+            blocks[metric] = [
+                *(f"{n}\t{_format_text(s)}" for n, s in enumerate(scored.sentences or [], 1)),
+                _format_text(scored.corpus),
+                documents[metric]["signature"],
+            ]
     if args.format == "json":
-        document: dict[str, Any] = {
-            "impl": adapter.name,
-            "impl_version": adapter.version(),
-            "metric": args.metric,
-            "options": None if unknown_profile else profile_of(options),
-            "signature": signature,
-            "corpus": result.to_json(),
-        }
-        if sentences is not None:
-            document["sentences"] = [s.to_json() for s in sentences]
-        print(json.dumps(document, ensure_ascii=False))
+        # One metric: its object, as before several could be given; several: a list.
+        shown: Any = [documents[m] for m in metrics] if len(metrics) > 1 else documents[metrics[0]]
+        print(json.dumps(shown, ensure_ascii=False))
         return 0
-    for number, sentence in enumerate(sentences or [], start=1):
-        print(f"{number}\t{_format_text(sentence)}")
-    print(_format_text(result))
-    print(signature)
+    for metric in metrics:
+        if len(metrics) > 1:
+            print(f"== {metric}")
+        print("\n".join(blocks[metric]))
     return 0
 
 
+#: The metric scored when no --metric is given.
+DEFAULT_METRIC = "bleu"
+
+
 def register(commands: Commands) -> None:
-    score = commands.add_parser("score", help="score a corpus with one implementation")
+    score = commands.add_parser(
+        "score", help="score a corpus with one implementation, one or several metrics"
+    )
     score.add_argument("--impl", default="reference", help="implementation (see `impls`), "
                        "or your own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
                        "(docs/own-implementation.md; -o then declares its profile)")
-    score.add_argument("--metric", default="bleu", choices=METRICS,
+    score.add_argument("--metric", action="append", choices=METRICS,
                        help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
-                       "rouge-su; in ROUGE input a literal \\n separates sentences")
+                       "rouge-su (default: bleu); repeat to score several in one pass, each "
+                       "text tokenized once")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                       help="set a convention axis (see shared/CONVENTIONS.md)")
-    score.add_argument("--hyp", required=True, help="hypotheses, one per line ('-' = stdin)")
-    score.add_argument("--ref", action="append", required=True,
-                       help="references, one per line; repeat for several per segment")
-    score.add_argument("--sentences", action="store_true", help="also score each line")
-    score.add_argument("--format", choices=("text", "json"), default="text")
-    add_timeout(score)
+                       help="set a convention axis, for every metric it applies to "
+                       "(see `metricdiff axes`)")
+    add_input_options(score)
+    score.add_argument("--sentences", action="store_true", help="also score each segment")
+    score.add_argument("--format", choices=("text", "json"), default="text",
+                       help="json: one object, or a list of one per metric with several")
     score.set_defaults(run=run)

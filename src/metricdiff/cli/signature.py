@@ -85,8 +85,21 @@ def explain_rows(
         row = [f"{name} ({axis.short})", value, _verdict(value, paper[name])]
         if defaults is not None:
             row.append(_verdict(value, defaults[name]))
-        rows.append([*row, axis.value_docs.get(value, axis.doc)])
+        rows.append([*row, _meaning(name, value, parsed.profile)])
     return rows
+
+
+def _meaning(name: str, value: str, profile: Mapping[str, str]) -> str:
+    """What ``value`` of axis ``name`` means within ``profile``: the ``lowercase``
+    axis says nothing of a tokenizer that folds case by itself, so that is said."""
+    from metricdiff.implementations.text.tokenizers import FOLDS_CASE
+
+    axis = AXES[name]
+    meaning = axis.value_docs.get(value, axis.doc)
+    tokenize = profile.get("tokenize", "")
+    if name == "lowercase" and tokenize in FOLDS_CASE:
+        meaning += f"; but tokenize={tokenize} lowercases by itself ({FOLDS_CASE[tokenize]})"
+    return meaning
 
 
 #: What ``--explain`` says of a ``profile:unknown`` signature.
@@ -151,7 +164,7 @@ def register(commands: Commands) -> None:
     sig.add_argument("--metric", choices=METRICS,
                      help="metric (default: bleu, or the implementation's first metric)")
     sig.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                     help="set a convention axis (see shared/CONVENTIONS.md)")
+                     help="set a convention axis (see `metricdiff axes`)")
     sig.add_argument("--explain", nargs="?", const=_FROM_OPTIONS, metavar="SIGNATURE",
                      help="print what each axis of SIGNATURE means; without SIGNATURE, "
                      "explain the one --impl, --metric and -o give")

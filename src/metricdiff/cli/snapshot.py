@@ -6,10 +6,20 @@ import argparse
 import sys
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from metricdiff.cases.files import InputError
-from metricdiff.cli._common import Commands, ImplementationFailed, add_timeout
+from metricdiff.cli._common import (
+    Commands,
+    ImplementationFailed,
+    add_input_options,
+    add_timeout,
+    input_given,
+)
 from metricdiff.profiles.metrics import METRICS
+
+if TYPE_CHECKING:
+    from metricdiff.locks.snapshot import InputFile, SnapCase
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
 #: variant, as ``metricdiff audit`` does (ROUGE-N with n = 1 and 2).
@@ -33,16 +43,32 @@ def _why_empty(
     return f"none of {', '.join(offered)} implements {', '.join(metrics)}"
 
 
+def _user_cases(
+    args: argparse.Namespace, lock_dir: Path
+) -> tuple[list[SnapCase], list[InputFile]]:
+    """The cases of the user's --hyp/--ref or --jsonl files, and those files as
+    the lock records them."""
+    from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD
+    from metricdiff.locks import snapshot
+
+    if args.jsonl is None:
+        files = [snapshot.input_file("hyp", Path(args.hyp), lock_dir)]
+        files += [snapshot.input_file("ref", Path(ref), lock_dir) for ref in args.ref]
+        return snapshot.corpus_cases(args.hyp, args.ref), files
+    fields = (args.hyp_field or DEFAULT_HYP_FIELD, args.ref_field or DEFAULT_REF_FIELD)
+    cases = snapshot.jsonl_cases(args.jsonl, *fields)
+    return cases, [snapshot.input_file("jsonl", Path(args.jsonl), lock_dir, fields)]
+
+
 def run(args: argparse.Namespace) -> int:
     from metricdiff.implementations import adapter_names
     from metricdiff.locks import snapshot
 
     out = Path(args.out)
-    if args.hyp and not args.ref:
-        raise InputError(f"{args.hyp}:0: --hyp needs at least one --ref")
+    user_input = input_given(args)
     # Before anything else: a lock that cannot be written must not cost the scoring.
     snapshot.check_writable(out)
-    use_fixtures = args.fixtures is not None or not args.hyp
+    use_fixtures = args.fixtures is not None or not user_input
     # Read every input before scoring anything: bad input stops the run at once.
     cases: list[tuple[snapshot.SnapCase, str]] = []
     inputs: list[snapshot.InputFile] = []
@@ -51,12 +77,11 @@ def run(args: argparse.Namespace) -> int:
         cases += [(case, metric) for case, metric in snapshot.fixture_cases(files)
                   if not args.metric or metric in args.metric]
         inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
-    if args.hyp:
+    if user_input:
         corpus_metrics = args.metric or DEFAULT_CORPUS_METRICS
-        cases += [(case, metric) for case in snapshot.corpus_cases(args.hyp, args.ref)
-                  for metric in corpus_metrics]
-        inputs.append(snapshot.input_file("hyp", Path(args.hyp), out.parent))
-        inputs += [snapshot.input_file("ref", Path(ref), out.parent) for ref in args.ref]
+        found, user_files = _user_cases(args, out.parent)
+        cases += [(case, metric) for case in found for metric in corpus_metrics]
+        inputs += user_files
     names = args.impl or adapter_names()
     metrics = sorted({metric for _, metric in cases}, key=METRICS.index)
     impls, unavailable = snapshot.implementations(names, metrics, snapshot.default_lookup)
@@ -101,11 +126,8 @@ def register(commands: Commands) -> None:
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
     snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
                       "each implementation's default profile (default: fixtures/, used "
-                      "unless --hyp is given alone)")
-    snap.add_argument("--hyp", help="your hypotheses, one segment per line: each line and "
-                      "the whole corpus are scored")
-    snap.add_argument("--ref", action="append", default=[],
-                      help="your references (repeat for several per segment)")
+                      "unless --hyp or --jsonl is given alone)")
+    add_input_options(snap, ": each segment and the whole corpus are scored")
     snap.add_argument("--impl", action="append",
                       help="this implementation (repeatable; default: every available one)")
     snap.add_argument("--metric", action="append", choices=METRICS,

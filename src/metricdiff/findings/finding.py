@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from metricdiff.profiles.metrics import Result
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 #: Finding kinds: an implementation against the reference configured as it claims
 #: to be, two implementations against each other, and a run that did not return a

@@ -25,7 +25,7 @@ from metricdiff.findings.explain import Reproducer, Sample, changed, explain, si
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Options, Result
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 #: How many greedy steps may precede the last search of one or two changes: at
 #: most 2 + MAX_ROUNDS - 1 axes away from the paper's profile.

@@ -34,6 +34,9 @@ ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 #: Each segment's references, in order; ``None`` marks a missing reference.
 References = Sequence[Sequence[str | None]]
 
+#: Metrics to score together, each with its options (``Adapter.score_many``).
+Requests = Sequence[tuple[str, OptionsT]]
+
 #: Marks an axis whose every value an adapter can honour.
 ANY = None
 
@@ -51,6 +54,15 @@ class Tolerance:
         """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
         bound = max(floor, self.absolute, self.relative * abs(expected))
         return abs(expected - actual) <= bound
+
+
+@attrs.frozen
+class Scored(Generic[ResultT]):
+    """One metric on one corpus: the corpus result and, when asked for, each
+    segment's."""
+
+    corpus: ResultT
+    sentences: tuple[ResultT, ...] | None = None
 
 
 class UnsupportedOption(ConventionError):
@@ -180,6 +192,22 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         return [
             self.corpus_score(metric, [hyp], [seg], options)
             for hyp, seg in zip(hyps, refs, strict=True)
+        ]
+
+    def score_many(self, metrics: Requests[OptionsT], hyps: Sequence[str], refs: References,
+                   *, sentences: bool = False) -> list[Scored[ResultT]]:
+        """Several metrics of this family on one corpus, each under its options,
+        in order (``metricdiff score --metric rouge-1 --metric rouge-2``); with
+        ``sentences``, each segment's results too.  The default scores one metric
+        after the other; an adapter whose metrics can share work (the text
+        pipeline: tokenizing each text once for every ROUGE variant) overrides it,
+        with the same results."""
+        return [
+            Scored(
+                self.corpus_score(metric, hyps, refs, options),
+                tuple(self.sentence_scores(metric, hyps, refs, options)) if sentences else None,
+            )
+            for metric, options in metrics
         ]
 
     def score_cases(

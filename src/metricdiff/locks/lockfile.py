@@ -5,7 +5,8 @@ pytest plugin check it)::
 
     format = 1
     [environment]            # metricdiff, Python and platform versions
-    [[input]]                # role (fixture, hyp, ref), path, sha256 of the bytes
+    [[input]]                # role (fixture, hyp, ref, jsonl), path, sha256 of the
+                             # bytes; a jsonl input also hyp_field and ref_field
     [impl.NAME]              # version, and [impl.NAME.signature] per metric
     [[score]]                # case, metric, impl, abs_tol, rel_tol
     [score.result]           # the reported fields of Result.to_json(), floats
@@ -47,7 +48,7 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 LOCK_FORMAT = 1
-ROLES = ("fixture", "hyp", "ref")
+ROLES = ("fixture", "hyp", "ref", "jsonl")
 _HEADER = "# Scores written by `metricdiff snapshot`; `metricdiff verify {name}` recomputes them.\n"
 
 
@@ -58,11 +59,14 @@ class LockError(ValueError):
 @attrs.frozen
 class InputFile:
     """A file the scores were computed from: ``path`` as the lock writes it
-    (relative to the lock's folder when inside it) and the sha256 of its bytes."""
+    (relative to the lock's folder when inside it) and the sha256 of its bytes;
+    for a JSONL file, the keys its hypotheses and references were read from."""
 
     role: str
     path: str
     sha256: str
+    hyp_field: str | None = None
+    ref_field: str | None = None
 
     def resolve(self, lock_dir: Path) -> Path:
         return lock_dir / self.path
@@ -75,11 +79,13 @@ def sha256_of(path: Path) -> str:
         raise InputError(f"{path}:0: cannot read: {error.strerror or error}") from None
 
 
-def input_file(role: str, path: Path, lock_dir: Path) -> InputFile:
-    """``path`` recorded for a lock written to ``lock_dir``."""
+def input_file(role: str, path: Path, lock_dir: Path,
+               fields: tuple[str, str] | None = None) -> InputFile:
+    """``path`` recorded for a lock written to ``lock_dir``; ``fields``: a JSONL
+    file's hypothesis and reference keys."""
     absolute, base = path.resolve(), lock_dir.resolve()
     written = absolute.relative_to(base) if absolute.is_relative_to(base) else absolute
-    return InputFile(role, written.as_posix(), sha256_of(path))
+    return InputFile(role, written.as_posix(), sha256_of(path), *(fields or (None, None)))
 
 
 # --- the lock ---------------------------------------------------------------
@@ -146,7 +152,7 @@ def dumps(lock: Lock, name: str = "scores.lock") -> str:
     lines = [_HEADER.format(name=name).rstrip("\n"), f"format = {LOCK_FORMAT}", ""]
     lines += _table("[environment]", attrs.asdict(lock.environment))
     for item in lock.inputs:
-        lines += _table("[[input]]", attrs.asdict(item))
+        lines += _table("[[input]]", attrs.asdict(item, filter=lambda _, v: v is not None))
     for impl, info in lock.impls.items():
         lines += _table(f"[impl.{_key(impl)}]", {"version": info.version})
         lines += _table(f"[impl.{_key(impl)}.signature]", info.signatures)
@@ -328,7 +334,11 @@ class _Reader:
         digest = self.text(raw, "sha256", line, "[[input]]")
         if not re.fullmatch(r"[0-9a-f]{64}", digest):
             raise self.fail(line, f"sha256 {digest!r} is not 64 hex digits")
-        return InputFile(role, self.text(raw, "path", line, "[[input]]"), digest)
+        path = self.text(raw, "path", line, "[[input]]")
+        if role != "jsonl":
+            return InputFile(role, path, digest)
+        return InputFile(role, path, digest, self.text(raw, "hyp_field", line, "[[input]]"),
+                         self.text(raw, "ref_field", line, "[[input]]"))
 
     def impls(self, raw: Any) -> dict[str, ImplInfo]:
         if not isinstance(raw, dict):

@@ -197,7 +197,7 @@ class Metricdiff:
     ``refs`` is what sacrebleu's ``corpus_bleu`` takes: a list of reference
     streams, each with one reference per hypothesis (``[refs_a, refs_b]``); a
     plain list of strings is one reference per hypothesis.  Options are axes of
-    ``shared/CONVENTIONS.md``: ``tokenize="intl"``, ``max_order=2``.
+    docs/conventions.md (``metricdiff axes``): ``tokenize="intl"``, ``max_order=2``.
     """
 
     def __init__(self, config: pytest.Config) -> None:

@@ -59,7 +59,7 @@ from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_reque
 class SnapCase:
     """Hypotheses and each segment's references, under an ID unique in the lock.
 
-    ``sentence_breaks``: the texts come from the user's files, where a literal
+    ``sentence_breaks``: the texts come from the user's text files, where a literal
     ``\\n`` separates the sentences of a ROUGE segment (as in ``metricdiff score``).
     """
 
@@ -101,13 +101,26 @@ def corpus_cases(hyp_file: str, ref_files: Sequence[str]) -> list[SnapCase]:
     """Each line of the user's files as a case, and the whole corpus as one more."""
     if hyp_file == "-" or "-" in ref_files:
         raise InputError("-:0: a lock needs files that verify can read again, not stdin")
-    corpus = read_corpus(hyp_file, ref_files)
-    name = Path(hyp_file).name
+    return _segment_cases(read_corpus(hyp_file, ref_files), hyp_file)
+
+
+def jsonl_cases(path: str, hyp_field: str, ref_field: str) -> list[SnapCase]:
+    """Each line of the user's JSONL file as a case, and the whole corpus as one more."""
+    from metricdiff.cases.jsonl import read_jsonl
+
+    if path == "-":
+        raise InputError("-:0: a lock needs files that verify can read again, not stdin")
+    return _segment_cases(read_jsonl(path, hyp_field, ref_field), path)
+
+
+def _segment_cases(corpus: Corpus, source: str) -> list[SnapCase]:
+    name = Path(source).name
+    breaks = corpus.escaped
     cases = [
-        SnapCase(f"{name}:{line}", (hyp,), (refs,), sentence_breaks=True)
+        SnapCase(f"{name}:{line}", (hyp,), (refs,), sentence_breaks=breaks)
         for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
     ]
-    cases.append(SnapCase(f"{name}:corpus", corpus.hyps, corpus.refs, sentence_breaks=True))
+    cases.append(SnapCase(f"{name}:corpus", corpus.hyps, corpus.refs, sentence_breaks=breaks))
     return cases
 
 
@@ -251,6 +264,10 @@ def recorded_cases(lock: Lock, lock_dir: Path) -> tuple[dict[str, SnapCase], lis
     refs = [str(item.resolve(lock_dir)) for item in lock.inputs if item.role == "ref"]
     for hyp in hyps:
         cases.update((case.id, case) for case in corpus_cases(str(hyp), refs))
+    for item in lock.inputs:
+        if item.role == "jsonl" and item.hyp_field is not None and item.ref_field is not None:
+            found = jsonl_cases(str(item.resolve(lock_dir)), item.hyp_field, item.ref_field)
+            cases.update((case.id, case) for case in found)
     return cases, changes
 
 

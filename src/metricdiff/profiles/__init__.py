@@ -1,4 +1,5 @@
-"""The one place where convention names live (see shared/CONVENTIONS.md)."""
+"""The one place where convention names live (written out in docs/conventions.md and
+printed by ``metricdiff axes``)."""
 
 from metricdiff.profiles.axes import ALL_AXES, AXES, Axis, ConventionError, axis_named
 from metricdiff.profiles.bleu import BleuOptions

@@ -18,7 +18,7 @@ def _choice(axis_name: str) -> Any:
 
 @attrs.frozen
 class BleuOptions:
-    """Every BLEU convention, named as in CONVENTIONS.md; the defaults follow
+    """Every BLEU convention, named as in docs/conventions.md; the defaults follow
     Papineni et al. (2002) and, for smoothing, Chen & Cherry (2014)."""
 
     tokenize: str = _choice("tokenize")

@@ -13,7 +13,7 @@ VARIANTS = ("n", "l", "lsum", "w", "s", "su")
 
 @attrs.frozen
 class RougeOptions:
-    """Every ROUGE convention, named as in CONVENTIONS.md.
+    """Every ROUGE convention, named as in docs/conventions.md.
 
     ``variant`` and ``n`` come from the metric name (``rouge-2`` is variant ``n``
     with n = 2); ``weight`` matters to ROUGE-W and ``skip`` to ROUGE-S/SU only.

@@ -27,7 +27,7 @@ from metricdiff.reports.matrix import (
     pattern_groups,
 )
 from metricdiff.reports.model import AuditRecord, Implementation, MetricRecord
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}

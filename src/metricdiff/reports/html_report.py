@@ -35,7 +35,7 @@ from metricdiff.reports.matrix import (
     PatternGroup,
 )
 from metricdiff.reports.visible import visible_html
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 #: Background of each class of the cases x implementations matrix, in letter order.
 CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")

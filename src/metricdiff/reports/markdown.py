@@ -21,7 +21,7 @@ from metricdiff.reports.content import (
     largest,
 )
 from metricdiff.reports.visible import visible
-from metricdiff.reports.wording import plural
+from metricdiff.wording import plural
 
 #: Example texts longer than this many characters are cut with an ellipsis.
 TEXT_LIMIT = 40

@@ -18,13 +18,17 @@ from typing import Any, TypeVar
 
 import attrs
 
-from metricdiff.audit.output import AUDIT_NAME
 from metricdiff.cases.files import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.statistics import BleuResult, RougeResult
 
+#: What ``audit.json`` holds: per metric, who took part (with profile, version and
+#: tolerance), who was skipped and why, and the cases in order.  With
+#: ``findings.json`` and ``results.jsonl`` it is all ``metricdiff report`` reads.
+#: The audit writes these files; the reports read them, so the names live here.
+AUDIT_NAME = "audit.json"
 FINDINGS_NAME = "findings.json"
 RESULTS_NAME = "results.jsonl"
 

@@ -24,8 +24,8 @@ Declared default profile, read from ``pycocoevalcap/bleu/bleu_scorer.py`` (1.2):
   ``BleuScorer`` default would be ``average`` for a single segment), ties to the
   shorter: ``min((abs(l - testlen), l) ...)``.  ``shortest`` and ``average`` are
   the scorer's other options.
-* ``max_order=4`` (``Bleu(n=4)``), and 1 to 3 work too: BLEU-N is the uniform
-  geometric mean of orders 1..n.  Orders above 4 are refused: ``cook_append``
+* ``max_order=4`` (``Bleu(n=4)``), and 1 to 3 work too: BLEU of order n is the
+  uniform geometric mean of orders 1..n.  Orders above 4 are refused: ``cook_append``
   calls ``cook_refs``/``cook_test`` without ``n``, so they count up to 4-grams
   whatever ``n`` is, and ``compute_score`` then fails with ``IndexError``.  Only
   uniform weights exist.

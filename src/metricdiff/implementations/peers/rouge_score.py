@@ -47,10 +47,13 @@ those of the reference ``score_multi`` chose.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, References
+import attrs
+
+from metricdiff.implementations.base import ANY, References, Requests, Scored
 from metricdiff.implementations.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
@@ -95,17 +98,20 @@ def uses_default_tokenizer(options: RougeOptions) -> bool:
     ) and options.stemmer in ("none", "porter-nltk")
 
 
-def scorer_for(metric: str, options: RougeOptions) -> Any:
-    """The ``RougeScorer`` configured as ``options`` say."""
+def scorer_for(metric: str | Sequence[str], options: RougeOptions) -> Any:
+    """The ``RougeScorer`` of ``metric`` (or of several, which then differ only in
+    ``variant`` and ``n``) configured as ``options`` say."""
     rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
+    metrics = [metric] if isinstance(metric, str) else metric
+    types = [rouge_type(name) for name in metrics]
     if uses_default_tokenizer(options):
         return rouge_scorer.RougeScorer(
-            [rouge_type(metric)],
+            types,
             use_stemmer=options.stemmer == "porter-nltk",
             split_summaries=options.sentence_split == "punkt",
         )
     return rouge_scorer.RougeScorer(
-        [rouge_type(metric)],
+        types,
         split_summaries=options.sentence_split == "punkt",
         tokenizer=_HookTokenizer(options),
     )
@@ -143,43 +149,81 @@ class RougeScoreAdapter(PeerRougeAdapter):
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
     ) -> list[RougeResult]:
         """Each segment's ``score_multi`` result with its counts."""
-        self.prepared(metric, options)
-        scorer = scorer_for(metric, options)
-        key = rouge_type(metric)
-        results = []
+        return self.pair_scores_many([(metric, options)], hyps, refs)[0]
+
+    def pair_scores_many(
+        self, metrics: Sequence[tuple[str, RougeOptions]], hyps: Sequence[str],
+        refs: References,
+    ) -> list[list[RougeResult]]:
+        """Per metric, each segment's ``score_multi`` result with its counts, from
+        one ``RougeScorer`` for all of them: the library tokenizes each text once
+        per call for every type (``RougeScorer.score``), and the counts are taken
+        from one tokenization per text too.  The metrics' options differ only in
+        ``variant`` and ``n``."""
+        for metric, options in metrics:
+            self.prepared(metric, options)
+        options = metrics[0][1]
+        scorer = scorer_for([metric for metric, _ in metrics], options)
+        tokenize = lru_cache(maxsize=16)(scorer._tokenizer.tokenize)
+        keys = [rouge_type(metric) for metric, _ in metrics]
+        results: list[list[RougeResult]] = [[] for _ in metrics]
         for hyp, targets in self.segments(hyps, refs):
-            chosen = scorer.score_multi(targets, hyp)[key]
+            best = scorer.score_multi(targets, hyp)
             # score_multi keeps the first target with the largest F; the first
             # target scoring exactly the chosen Score is that one.
-            index = [scorer.score(t, hyp)[key] for t in targets].index(chosen)
-            counts = _counts(scorer, key, targets[index], hyp, chosen, options)
-            results.append(result(chosen.recall, chosen.precision, chosen.fmeasure, counts))
+            each = [scorer.score(t, hyp) for t in targets] if len(targets) > 1 else [best]
+            for key, column in zip(keys, results, strict=True):
+                chosen = best[key]
+                target = targets[[scores[key] for scores in each].index(chosen)]
+                counts = _counts(tokenize, key, target, hyp, chosen, options)
+                column.append(result(chosen.recall, chosen.precision, chosen.fmeasure, counts))
+            tokenize.cache_clear()
         return results
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
     ) -> RougeResult:
-        pairs = self.pair_scores(metric, hyps, refs, options)
-        if options.corpus_average == "macro":
-            return macro(pairs)
-        if not pairs:
-            raise ValueError(
-                "rouge-score's BootstrapAggregator gives no score for an empty corpus"
-            )
-        return with_counts(_bootstrap_median(metric, pairs, options), summed_counts(pairs))
+        return _corpus(metric, self.pair_scores(metric, hyps, refs, options), options)
 
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
     ) -> list[RougeResult]:
         return self.pair_scores(metric, hyps, refs, options)
 
+    def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
+                   refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
+        """Metrics whose options differ only in ``variant`` and ``n`` (the same
+        ``-o`` for all) are scored by one ``RougeScorer`` with all their types;
+        each segment's results are the corpus result's, computed once."""
+        groups: dict[RougeOptions, list[int]] = {}
+        for index, (_, options) in enumerate(metrics):
+            groups.setdefault(attrs.evolve(options, variant="n", n=1), []).append(index)
+        scored: dict[int, Scored[RougeResult]] = {}
+        for members in groups.values():
+            columns = self.pair_scores_many([metrics[i] for i in members], hyps, refs)
+            for index, pairs in zip(members, columns, strict=True):
+                metric, options = metrics[index]
+                scored[index] = Scored(_corpus(metric, pairs, options),
+                                       tuple(pairs) if sentences else None)
+        return [scored[index] for index in range(len(metrics))]
+
+
+def _corpus(metric: str, pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult:
+    """The corpus result of the segments' results, by ``corpus_average``."""
+    if options.corpus_average == "macro":
+        return macro(pairs)
+    if not pairs:
+        raise ValueError("rouge-score's BootstrapAggregator gives no score for an empty corpus")
+    return with_counts(_bootstrap_median(metric, pairs, options), summed_counts(pairs))
+
 
 def _counts(
-    scorer: Any, key: str, target: str, prediction: str, score: Any, options: RougeOptions
+    tokenize: Callable[[str], list[str]], key: str, target: str, prediction: str, score: Any,
+    options: RougeOptions,
 ) -> tuple[float, float, float]:
-    """(matches, hyp_total, ref_total) of one pair, from the library's functions."""
+    """(matches, hyp_total, ref_total) of one pair, from the library's functions
+    and its scorer's ``tokenize``."""
     rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
-    tokenize = scorer._tokenizer.tokenize
     if key == "rougeLsum":
         if options.sentence_split == "punkt":
             nltk = importlib.import_module("nltk")

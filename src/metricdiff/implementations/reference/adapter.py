@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from metricdiff.implementations.base import ANY, Adapter, References
-from metricdiff.implementations.reference import bleu, rouge
+from metricdiff.implementations.base import ANY, Adapter, References, Requests, Scored
+from metricdiff.implementations.reference import bleu, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS, paper_options
 from metricdiff.statistics import BleuResult, RougeResult
@@ -58,3 +58,13 @@ class ReferenceRougeAdapter(Adapter[RougeOptions, RougeResult]):
         return [
             rouge.sentence_rouge(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)
         ]
+
+    def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
+                   refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
+        """Every metric's corpus and segment results from one pass, each text
+        tokenized once for every variant with the same text axes
+        (``rouge_shared``)."""
+        for metric, _ in metrics:
+            self.check_metric(metric)
+        variants = rouge_shared.score_variants(hyps, refs, [options for _, options in metrics])
+        return [Scored(v.corpus, v.segments if sentences else None) for v in variants]

@@ -77,7 +77,7 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], options: BleuOpt
 
 
 def brevity_penalty(c: int, r: float) -> float:
-    """BP = 1 if c > r, e^(1 - r/c) if c <= r (BLEU-BP, §2.2.2 eq. for BP).
+    """BP = 1 if c > r, e^(1 - r/c) if c <= r (BLEU-BP, §2.3).
 
     c = 0 is defined as BP = 0 when r > 0 (the limit), and BP = 1 when r = 0.
     """

@@ -1,11 +1,11 @@
-"""Longest common subsequences for ROUGE-L and ROUGE-W (Lin 2004 §3).
+"""Longest common subsequences for ROUGE-L and ROUGE-W (Lin 2004 §3 and §4).
 
 Two LCS lengths are here: ``lcs_length``, the bit-parallel one that scoring uses
 (the hot path), and ``lcs_length_dp``, the textbook dynamic programme it is
 property-tested against.  Summary-level ROUGE-L needs *which* positions are in an
 LCS; ``lcs_alignment`` reads one out of the DP table and ``lcs_alignment_bits``
 reads the same one out of the bit-parallel rows.  ``wlcs`` is the weighted LCS
-of §3.3 and ``wlcs_marks`` the reference positions that ROUGE-1.5.5 reads off
+of §4 and ``wlcs_marks`` the reference positions that ROUGE-1.5.5 reads off
 its WLCS table.
 
 Which LCS is read out when there are several is not in the paper.  Every
@@ -26,7 +26,7 @@ Tokens = Sequence[Hashable]
 
 
 def _position_masks(tokens: Tokens) -> dict[Hashable, int]:
-    """Bit i of ``masks[t]`` is set when ``tokens[i] == t`` (LCS-BITS)."""
+    """Bit i of ``masks[t]`` is set when ``tokens[i] == t`` (ROUGE-L)."""
     masks: dict[Hashable, int] = {}
     bit = 1
     for token in tokens:
@@ -36,7 +36,7 @@ def _position_masks(tokens: Tokens) -> dict[Hashable, int]:
 
 
 def lcs_length(a: Tokens, b: Tokens) -> int:
-    """|LCS(a, b)| by the bit-parallel recurrence (LCS-BITS; Allison & Dix 1986,
+    """|LCS(a, b)| by the bit-parallel recurrence (ROUGE-L; Allison & Dix 1986,
     Crochemore et al. 2001, Hyyrö 2004).
 
     Row j of the LCS table, c(·, j), is encoded in a bit vector V over the
@@ -68,7 +68,7 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
 
 
 def lcs_table(ref: Tokens, hyp: Tokens) -> list[list[int]]:
-    """The DP table c(i, j) = |LCS(ref[:i], hyp[:j])| (LCS-DP; Cormen et al., as
+    """The DP table c(i, j) = |LCS(ref[:i], hyp[:j])| (ROUGE-L; Cormen et al., as
     Lin 2004 §3.1 refers to it)::
 
         c(i, j) = c(i-1, j-1) + 1                if ref[i-1] == hyp[j-1]
@@ -89,13 +89,13 @@ def lcs_table(ref: Tokens, hyp: Tokens) -> list[list[int]]:
 
 
 def lcs_length_dp(ref: Tokens, hyp: Tokens) -> int:
-    """|LCS(ref, hyp)| read from the DP table (LCS-DP)."""
+    """|LCS(ref, hyp)| read from the DP table (ROUGE-L)."""
     return lcs_table(ref, hyp)[-1][-1]
 
 
 def lcs_alignment(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
     """One LCS as (reference position, hypothesis position) pairs in order
-    (LCS-ALIGN), read back from the DP table with the tie rule of the module
+    (ROUGE-L-SUMMARY), read back from the DP table with the tie rule of the module
     docstring."""
     table = lcs_table(ref, hyp)
     i, j = len(ref), len(hyp)
@@ -113,7 +113,7 @@ def lcs_alignment(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
 
 
 def lcs_alignment_bits(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
-    """The same LCS as ``lcs_alignment``, from the bit-parallel rows (LCS-ALIGN).
+    """The same LCS as ``lcs_alignment``, from the bit-parallel rows (ROUGE-L-SUMMARY).
 
     The bits run over ``hyp`` and one row is kept per reference prefix: after
     ref[:i], c(i, j) is the number of zero bits of V_i below bit j, i.e. the
@@ -148,7 +148,7 @@ def lcs_alignment_bits(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
 
 
 def union_lcs_positions(ref: Tokens, hyp_sentences: Sequence[Tokens]) -> list[int]:
-    """The reference positions of LCS∪(r_i, C), in order (LCS-UNION, Lin 2004
+    """The reference positions of LCS∪(r_i, C), in order (ROUGE-L-SUMMARY, Lin 2004
     §3.2): the union, over the candidate sentences c_j, of the positions of
     ``ref`` that are in the LCS of ``ref`` and c_j."""
     positions: set[int] = set()
@@ -159,17 +159,17 @@ def union_lcs_positions(ref: Tokens, hyp_sentences: Sequence[Tokens]) -> list[in
 
 
 def wlcs_weight(k: float, weight: float) -> float:
-    """f(k) = k^weight, the weighting function of ROUGE-W (WLCS-F, Lin 2004 §3.3)."""
+    """f(k) = k^weight, the weighting function (ROUGE-W, Lin 2004 §4)."""
     return float(k**weight)
 
 
 def wlcs_weight_inverse(k: float, weight: float) -> float:
-    """f^-1(k) = k^(1/weight) (WLCS-F, Lin 2004 §3.3)."""
+    """f^-1(k) = k^(1/weight) (ROUGE-W, Lin 2004 §4)."""
     return float(k ** (1.0 / weight))
 
 
 def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
-    """WLCS(X, Y) by the algorithm of Lin 2004 §3.3 (WLCS-PAPER), X = ``ref``.
+    """WLCS(X, Y) by the algorithm of Lin 2004 §4 (ROUGE-W), X = ``ref``.
 
     c holds the weighted score and w the length of the run of consecutive
     matches that ends at (i, j)::
@@ -204,7 +204,7 @@ def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
 
 def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
     """The reference positions ROUGE-1.5.5 marks as hits from its WLCS table
-    (WLCS-ROUGE155; ``wlcs_inner`` and ``markLCS``, ROUGE-1.5.5.pl lines
+    (ROUGE-W, its ROUGE-1.5.5 part; ``wlcs_inner`` and ``markLCS``, ROUGE-1.5.5.pl lines
     2471-2546).
 
     The table is the paper's c/w table, but each cell also records its move:

@@ -1,4 +1,4 @@
-"""Bootstrap resampling for corpus ROUGE (ROUGE-BOOTSTRAP).
+"""Bootstrap resampling for corpus ROUGE (ROUGE-CORPUS-AVERAGE).
 
 The draws are those of ``numpy.random.seed(seed)`` followed by
 ``numpy.random.choice(N, size=N)`` per resample, which is what rouge-score's
@@ -64,7 +64,7 @@ def _sequential_mean(values: Sequence[float]) -> float:
 def bootstrap_means(
     rows: Sequence[Sequence[float]], samples: int, seed: int
 ) -> list[list[float]]:
-    """The column means of ``samples`` resamples of ``rows`` (ROUGE-BOOTSTRAP):
+    """The column means of ``samples`` resamples of ``rows`` (ROUGE-CORPUS-AVERAGE):
     each resample draws len(rows) rows with replacement, the same rows for every
     column.
 

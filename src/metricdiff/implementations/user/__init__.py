@@ -33,8 +33,9 @@
     of the references (one per segment), ``{refs}`` (a word of its own) one file
     per reference, each its own argument; ``< {hyp}`` (or ``< {ref}``) sends that
     file to the program's standard input instead.  The files hold one segment per
-    line, a line break inside a segment written as a literal ``\\n`` (as metricdiff
-    reads ROUGE files).  Every segment must have the same number of references.
+    line, a line break inside a segment written as a literal ``\\n`` and a
+    backslash followed by n as ``\\\\n`` (as metricdiff reads ROUGE files).
+    Every segment must have the same number of references.
     The score is the first group of a regular expression searched in standard
     output (default: the number after ``BLEU =``, ``BLEU:`` or ``BLEU score =``;
     for ROUGE after ``F:``, ``F1 =``, ``F-measure:``, ``fmeasure =`` or
@@ -76,7 +77,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.cases.files import SENTENCE_BREAK
+from metricdiff.cases.files import escape_sentence_breaks
 from metricdiff.implementations.base import (
     ANY,
     Adapter,
@@ -411,7 +412,7 @@ def _tolerance(command: CommandLine, family_name: str) -> Tolerance:
 
 def _line(text: str) -> str:
     """One segment as one line of a file metricdiff would read back."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", SENTENCE_BREAK)
+    return escape_sentence_breaks(text)
 
 
 def _reference_streams(refs: References, single: bool) -> list[list[str]]:

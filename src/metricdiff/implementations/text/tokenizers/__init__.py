@@ -29,6 +29,10 @@ _REGISTRY: dict[str, str] = {
     "nltk-word": "nltk_word:NltkWordTokenizer",
 }
 
+#: Tokenizers that fold case themselves, whatever the ``lowercase`` axis says,
+#: and how: rouge-score's keeps only lowercase ASCII, so it lowercases first.
+FOLDS_CASE = {"rouge-score": "str.lower()"}
+
 
 @cache
 def get_tokenizer(name: str) -> Tokenizer:
@@ -57,4 +61,11 @@ def preprocess(text: str, tokenize: str, case: str, stage: str) -> list[str]:
     return [lowercase(token, case) for token in tokenizer(text)]
 
 
-__all__ = ["Tokenizer", "TokenizerUnavailable", "get_tokenizer", "lowercase", "preprocess"]
+__all__ = [
+    "FOLDS_CASE",
+    "Tokenizer",
+    "TokenizerUnavailable",
+    "get_tokenizer",
+    "lowercase",
+    "preprocess",
+]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from typing import ClassVar
 
 
 class TokenizerUnavailable(RuntimeError):
@@ -17,6 +18,12 @@ class Tokenizer(abc.ABC):
     """
 
     name: str
+    #: Whether every ASCII letter and digit of a text reaches some token (case
+    #: aside; markup aside too: mteval's 13a and intl unescape ``&quot;`` and drop
+    #: ``<skipped>``, which stand for no text).  ``lost_input`` trusts it to skip
+    #: ASCII text, which is most text; tests/test_lost_input.py checks it for
+    #: every tokenizer.
+    keeps_ascii: ClassVar[bool] = True
 
     @abc.abstractmethod
     def __call__(self, text: str) -> list[str]:

@@ -12,7 +12,7 @@ rouge-score 0.1.2 (``rouge_score/tokenize.py``), without its optional stemmer:
 The result is exactly the maximal runs of ``[a-z0-9]`` in ``text.lower()``.
 
 The lowercasing is kept inside this tokenizer, unlike every other one, because it
-is part of the definition of the ``rouge-score`` value in CONVENTIONS.md and
+is part of the definition of the ``rouge-score`` value in docs/conventions.md and
 cannot be separated from it: step 2 keeps only *lowercase* ASCII letters, so
 without step 1 every uppercase letter would split and vanish ("Hello" -> "ello").
 And it must be ``str.lower`` exactly, since that changes what survives step 2:

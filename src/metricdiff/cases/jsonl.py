@@ -1,0 +1,121 @@
+"""Reading a corpus kept as JSON Lines: one JSON object per line, one segment each.
+
+Each object holds the hypothesis under ``hyp_field`` (a string) and the
+references under ``ref_field``: a string (one reference) or a list of strings
+(several; segments may differ in how many).  A summary's sentences are separated
+by line breaks inside the string (``"\\n"`` in the JSON), as rouge-score's
+ROUGE-Lsum expects; unlike a text file's lines, nothing else is unescaped, so a
+JSON ``"C:\\\\new"`` is the text ``C:\\new``.  Other keys are ignored.
+
+Every problem is an InputError whose message starts with ``file:line:``.
+"""
+
+from __future__ import annotations
+
+import json
+
+from metricdiff.cases.files import Corpus, InputError, read_segments
+
+#: The keys read when ``--hyp-field`` and ``--ref-field`` are not given.
+DEFAULT_HYP_FIELD = "hyp"
+DEFAULT_REF_FIELD = "ref"
+
+
+def read_jsonl(
+    name: str, hyp_field: str = DEFAULT_HYP_FIELD, ref_field: str = DEFAULT_REF_FIELD
+) -> Corpus:
+    """The corpus of the JSONL file ``name`` (``-`` is standard input).
+
+    Empty lines at the end of the file are allowed; an empty line between
+    records is an error, so that record *k* is always line *k* (the audit and
+    score locks name segments by line).
+    """
+    lines = read_segments(name)
+    while lines and not lines[-1].strip():
+        lines.pop()
+    hyps: list[str] = []
+    refs: list[tuple[str, ...]] = []
+    for number, line in enumerate(lines, start=1):
+        where = f"{name}:{number}"
+        record = _record(line, where)
+        hyps.append(_hypothesis(record, hyp_field, where))
+        refs.append(_references(record, ref_field, where))
+    return Corpus(tuple(hyps), tuple(refs), escaped=False)
+
+
+def _record(line: str, where: str) -> dict[str, object]:
+    if not line.strip():
+        raise InputError(f"{where}: empty line (JSONL holds one JSON object per line; "
+                         "remove the line)")
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        raise InputError(
+            f"{where}: not JSON ({error.msg} at column {error.colno}); each line must be "
+            "one JSON object"
+        ) from None
+    if not isinstance(record, dict):
+        raise InputError(
+            f"{where}: a JSON {_kind(record)}, not an object; each line must be one "
+            'JSON object such as {"hyp": "...", "ref": "..."}'
+        )
+    return record
+
+
+def _field(record: dict[str, object], field: str, option: str, where: str) -> object:
+    if field not in record:
+        keys = ", ".join(sorted(record)) or "none"
+        raise InputError(
+            f"{where}: no field {field!r} (this line has: {keys}); choose the field with "
+            f"{option}"
+        )
+    return record[field]
+
+
+def _hypothesis(record: dict[str, object], field: str, where: str) -> str:
+    value = _field(record, field, "--hyp-field", where)
+    if not isinstance(value, str):
+        raise InputError(
+            f"{where}: field {field!r} is a JSON {_kind(value)}; the hypothesis must be a "
+            "string"
+        )
+    return value
+
+
+def _references(record: dict[str, object], field: str, where: str) -> tuple[str, ...]:
+    value = _field(record, field, "--ref-field", where)
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, list):
+        raise InputError(
+            f"{where}: field {field!r} is a JSON {_kind(value)}; the references must be a "
+            "string or a list of strings"
+        )
+    if not value:
+        raise InputError(f"{where}: field {field!r} is an empty list; give at least one "
+                         "reference")
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise InputError(
+                f"{where}: field {field!r}, item {index}, is a JSON {_kind(item)}; every "
+                "reference must be a string"
+            )
+    return tuple(value)
+
+
+def _kind(value: object) -> str:
+    """The JSON name of a decoded value's type."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+__all__ = ["DEFAULT_HYP_FIELD", "DEFAULT_REF_FIELD", "read_jsonl"]
