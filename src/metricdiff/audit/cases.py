@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from metricdiff.audit.metric import AuditCase
@@ -41,13 +42,21 @@ def user_cases(corpus: Corpus, source: str, metric: str) -> list[AuditCase]:
     or ``--jsonl``) as a case, and the whole corpus as one more."""
     if family(metric) == "rouge":
         corpus = corpus.with_sentence_breaks()
-    name = Path(source).name
+    return corpus_cases(Path(source).name, corpus.hyps, corpus.refs)
+
+
+def corpus_cases(
+    name: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
+) -> list[AuditCase]:
+    """Each segment of a corpus as a case (``name:line``), and the whole corpus as
+    one more (``name:corpus``)."""
     cases = [
-        AuditCase(f"{name}:{line}", (hyp,), (refs,), "user", name)
-        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
+        AuditCase(f"{name}:{line}", (hyp,), (tuple(seg),), "user", name)
+        for line, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), 1)
     ]
-    if len(corpus.hyps) > 1:
-        cases.append(AuditCase(f"{name}:corpus", corpus.hyps, corpus.refs, "user", name))
+    if len(hyps) > 1:
+        cases.append(AuditCase(f"{name}:corpus", tuple(hyps), tuple(map(tuple, refs)),
+                               "user", name))
     return cases
 
 

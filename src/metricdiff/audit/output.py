@@ -14,6 +14,7 @@ import tomli_w
 from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.findings.finding import Finding
+from metricdiff.implementations.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
 
@@ -48,10 +49,12 @@ AUDIT_FORMAT = 1
 
 
 def _version(person: Participant) -> str:
-    """The implementation's version, as its signature gives it (``impl:name-1.2``)."""
+    """The implementation's version, as its signature gives it (``impl:name-1.2``;
+    the name without the settings that ``person.impl`` may carry)."""
+    name = parse_spec(person.impl).name
     for part in person.signature.split("|"):
-        if part.startswith(f"impl:{person.impl}-"):
-            return part.removeprefix(f"impl:{person.impl}-")
+        if part.startswith(f"impl:{name}-"):
+            return part.removeprefix(f"impl:{name}-")
     return ""
 
 

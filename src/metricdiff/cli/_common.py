@@ -1,6 +1,6 @@
-"""What every command shares: the one-line error types, ``-o`` parsing, adapter
-lookup, the input options (``--hyp``/``--ref`` or ``--jsonl``), the output folder,
-and counting words (``plural``)."""
+"""What every command shares: the one-line error types, ``-o`` parsing, an
+``--impl`` that must run, the input options (``--hyp``/``--ref`` or ``--jsonl``),
+the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
-from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
+from metricdiff.implementations import AnyAdapter, computes, resolve
 from metricdiff.profiles import ConventionError
 from metricdiff.scoring import DEFAULT_TIMEOUT
 from metricdiff.wording import plural
@@ -48,20 +49,30 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     return overrides
 
 
-def available_adapter(name: str, metric: str) -> AnyAdapter:
-    """The adapter ``name`` for ``metric``, or a one-line error saying why it cannot run."""
-    adapter = get_adapter(name, metric)
+def available_adapter(spec: str, metric: str) -> AnyAdapter:
+    """The implementation ``--impl SPEC`` names, for ``metric`` (``resolve``), or a
+    one-line error saying why it cannot run."""
+    adapter = resolve(spec, metric)
     adapter.ensure_available()
     return adapter
 
 
-def computes(name: str, metric: str) -> bool:
-    """Whether implementation ``name`` (a known one: see ``families_of``) computes
-    ``metric``, installed or not."""
-    try:
-        return metric in get_adapter(name, metric).metrics
-    except UnsupportedOption:  # not even the metric's family
-        return False
+def chosen_metrics(
+    requested: Sequence[str] | None, impls: Sequence[str] | None, defaults: Sequence[str]
+) -> list[str]:
+    """The metrics a command runs: ``--metric``'s; else the default ones, but with
+    ``--impl`` only those one of the named implementations computes (running
+    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
+    if requested:
+        return list(dict.fromkeys(requested))
+    if not impls:
+        return list(defaults)
+    chosen = [m for m in defaults if any(computes(name, m) for name in impls)]
+    if not chosen:
+        raise ConventionError(
+            f"none of {', '.join(impls)} computes any of: {', '.join(defaults)}; give --metric"
+        )
+    return chosen
 
 
 def output_folder(path: str, option: str = "--out") -> Path:
@@ -80,6 +91,12 @@ def output_folder(path: str, option: str = "--out") -> Path:
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"{option} {path}: cannot write into the folder (permission denied)")
     return folder
+
+
+def add_fixtures_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--fixtures [DIR]``: DIR, or with no DIR the bundled cases (``""``), which
+    is how to add them to a command's other inputs without naming where they are."""
+    parser.add_argument("--fixtures", nargs="?", const="", metavar="DIR", help=help)
 
 
 def add_input_options(parser: argparse.ArgumentParser, use: str = "") -> None:
@@ -145,23 +162,21 @@ def input_name(args: argparse.Namespace) -> str:
     return str(args.jsonl if args.jsonl is not None else args.hyp)
 
 
-#: Where ``--fixtures`` points when it is not given (``audit``, ``check``).
-DEFAULT_FIXTURES = "fixtures"
-
-
 def fixtures_folder(given: str | None) -> Path:
     """The ``--fixtures`` folder, checked to hold fixture files (FixtureError, one
-    line naming it, if not).  The default is relative to the current directory,
-    which is what goes wrong outside the repository: the error says so."""
-    root = Path(given or DEFAULT_FIXTURES)
+    line naming it, if not); by default (None, or ``--fixtures`` without DIR)
+    the fixtures that ship with metricdiff."""
+    if given:
+        root = Path(given)
+        check_fixture_folder(root)
+        return root
+    root = bundled.fixtures_folder()
     try:
         check_fixture_folder(root)
     except FixtureError as error:
-        if given is not None:
-            raise
         raise FixtureError(
-            f"{error} (the default --fixtures, relative to the current directory: run "
-            "from the repository root or give --fixtures DIR)"
+            f"{error} (the bundled fixtures are missing from this installation of "
+            "metricdiff: reinstall it, or give --fixtures DIR)"
         ) from None
     return root
 
@@ -193,16 +208,17 @@ def isatty(stream: Any) -> bool:
 
 
 __all__ = [
-    "DEFAULT_FIXTURES",
     "EXIT_IMPLEMENTATION_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
     "Commands",
     "ImplementationFailed",
     "Parser",
+    "add_fixtures_option",
     "add_input_options",
     "add_timeout",
     "available_adapter",
+    "chosen_metrics",
     "computes",
     "fixtures_folder",
     "input_given",

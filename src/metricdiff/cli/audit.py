@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 from metricdiff.cases.files import Corpus, InputError
 from metricdiff.cli._common import (
     Commands,
+    add_fixtures_option,
     add_input_options,
-    computes,
+    chosen_metrics,
     fixtures_folder,
     input_given,
     input_name,
@@ -23,8 +24,7 @@ from metricdiff.cli._common import (
     plural,
     read_input,
 )
-from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
-from metricdiff.profiles import ConventionError
+from metricdiff.implementations import AdapterUnavailable, adapter_names, computes, families_of
 from metricdiff.profiles.metrics import METRICS, family
 
 if TYPE_CHECKING:
@@ -32,22 +32,9 @@ if TYPE_CHECKING:
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
-    """The metrics to audit: ``--metric``'s; else the default ones, but with
-    ``--impl`` only those one of the named implementations computes (auditing
-    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
     from metricdiff.audit.cases import DEFAULT_METRICS
 
-    if args.metric:
-        return list(dict.fromkeys(args.metric))
-    if not args.impl:
-        return list(DEFAULT_METRICS)
-    chosen = [m for m in DEFAULT_METRICS if any(computes(name, m) for name in args.impl)]
-    if not chosen:
-        raise ConventionError(
-            f"none of {', '.join(args.impl)} computes any of: {', '.join(DEFAULT_METRICS)}; "
-            "give --metric"
-        )
-    return chosen
+    return chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
 
 
 def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
@@ -83,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric, participants
-    from metricdiff.cli._user_impls import check_user_impls, write_inferred
+    from metricdiff.cli._user_impls import check_impls, write_inferred
     from metricdiff.findings.finding import KINDS, by_cause
     from metricdiff.implementations.base import Tolerance
     from metricdiff.scoring.executors import import_ray, open_executor
@@ -97,10 +84,10 @@ def run(args: argparse.Namespace) -> int:
     use_fixtures = args.fixtures is not None or not (user_input or args.generate)
     fixtures_dir = fixtures_folder(args.fixtures) if use_fixtures else None
     user_profile = parse_overrides(args.option)
-    check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
     # Who takes part, per metric, before anything is read or scored: a metric
     # nobody can run is said so on stderr; if that is every metric, it is an error.
-    names = args.impl or adapter_names()
+    names = check_impls(args.impl or [], metrics, bool(args.metric), user_profile)
+    names = names or adapter_names()
     chosen: dict[str, tuple[list[Participant], list[str]]] = {}
     nobody = {}
     for metric in metrics:
@@ -215,14 +202,17 @@ def register(commands: Commands) -> None:
     )
     audit.add_argument("--metric", action="append", choices=METRICS,
                        help="audit this metric (repeatable; default: bleu and every ROUGE)")
-    audit.add_argument("--impl", action="append", help="only these implementations; "
+    audit.add_argument("--impl", action="append", help="only these implementations "
+                       "(repeatable), each with settings if any: 'rouge-score[stemmer="
+                       "porter-nltk]' (one implementation may take part under several); "
                        "your own: python:MODULE:FUNCTION or cmd:'PROGRAM {hyp} {ref}' "
                        "(docs/own-implementation.md)")
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
-    audit.add_argument("--fixtures", help="fixture folder (default: fixtures/, used unless "
-                       "--hyp, --jsonl or --generate is given alone)")
+    add_fixtures_option(audit, "fixture folder (default, or without DIR: the fixtures that "
+                        "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
+                        "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
     audit.add_argument("--generate", type=int, default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")

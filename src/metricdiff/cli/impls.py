@@ -7,26 +7,12 @@ import json
 from typing import Any
 
 from metricdiff.cli._common import Commands
-from metricdiff.implementations import adapter_for_family, adapter_names, families_of
-from metricdiff.profiles import profile_of
 
 
 def run(args: argparse.Namespace) -> int:
-    rows: list[dict[str, Any]] = []
-    for name in adapter_names():
-        adapters = [adapter_for_family(name, f) for f in families_of(name)]
-        reasons = [a.unavailable_reason() for a in adapters]
-        rows.append({
-            "name": name,
-            "version": adapters[0].version(),
-            "available": all(reason is None for reason in reasons),
-            "reason": "; ".join(reason for reason in reasons if reason),
-            "metrics": [metric for a in adapters for metric in a.metrics],
-            "profile": {
-                a.family: profile_of(a.default_options(a.metrics[0]))
-                for a in adapters
-            },
-        })
+    from metricdiff.api import implementations
+
+    rows: list[dict[str, Any]] = [found.to_dict() for found in implementations()]
     if args.format == "json":
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0

@@ -8,14 +8,17 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
 from metricdiff.cli._common import (
     Commands,
     ImplementationFailed,
+    add_fixtures_option,
     add_input_options,
     add_timeout,
     input_given,
 )
+from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
@@ -41,6 +44,27 @@ def _why_empty(
         return f"every implementation was skipped ({', '.join(sorted(unavailable))})"
     offered = sorted(usable) if usable else names
     return f"none of {', '.join(offered)} implements {', '.join(metrics)}"
+
+
+def _checked(specs: Sequence[str], metrics: Sequence[str]) -> list[str]:
+    """The specs, each written canonically and once; a setting an implementation
+    cannot honour on a metric it computes is a one-line error before anything is
+    scored (an unknown name is skipped, with its reason, as ever)."""
+    from metricdiff.implementations import computes, resolve
+    from metricdiff.implementations.settings import parse_spec
+
+    canonical = list(dict.fromkeys(parse_spec(spec).text for spec in specs))
+    for spec in canonical:
+        if not parse_spec(spec).settings:
+            continue
+        for metric in metrics:
+            try:
+                takes_part = computes(spec, metric)
+            except ConventionError:  # an unknown name: skipped below
+                break
+            if takes_part:
+                resolve(spec, metric)
+    return canonical
 
 
 def _user_cases(
@@ -73,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     cases: list[tuple[snapshot.SnapCase, str]] = []
     inputs: list[snapshot.InputFile] = []
     if use_fixtures:
-        files = snapshot.fixture_files(Path(args.fixtures or "fixtures"))
+        given = Path(args.fixtures) if args.fixtures else bundled.fixtures_folder()
+        files = snapshot.fixture_files(given)
         cases += [(case, metric) for case, metric in snapshot.fixture_cases(files)
                   if not args.metric or metric in args.metric]
         inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
@@ -82,8 +107,8 @@ def run(args: argparse.Namespace) -> int:
         found, user_files = _user_cases(args, out.parent)
         cases += [(case, metric) for case in found for metric in corpus_metrics]
         inputs += user_files
-    names = args.impl or adapter_names()
     metrics = sorted({metric for _, metric in cases}, key=METRICS.index)
+    names = _checked(args.impl, metrics) if args.impl else adapter_names()
     impls, unavailable = snapshot.implementations(names, metrics, snapshot.default_lookup)
     for reason in unavailable.values():
         print(f"skipped {reason}", file=sys.stderr)
@@ -124,12 +149,15 @@ def register(commands: Commands) -> None:
         "refused, 2 for bad input.",
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
-    snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
-                      "each implementation's default profile (default: fixtures/, used "
-                      "unless --hyp or --jsonl is given alone)")
+    add_fixtures_option(snap, "fixture folder: each case under its own metric and each "
+                        "implementation's default profile (default, or without DIR: the "
+                        "fixtures that ship with metricdiff; used unless --hyp or --jsonl "
+                        "is given alone)")
     add_input_options(snap, ": each segment and the whole corpus are scored")
     snap.add_argument("--impl", action="append",
-                      help="this implementation (repeatable; default: every available one)")
+                      help="this implementation (repeatable; default: every available one), "
+                      "with settings if any: 'rouge-score[stemmer=porter-nltk]'; the lock "
+                      "records them and verify applies them again")
     snap.add_argument("--metric", action="append", choices=METRICS,
                       help="this metric (repeatable; fixtures: only cases of these metrics; "
                       "your files: default bleu and every ROUGE)")

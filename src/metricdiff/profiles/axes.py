@@ -112,6 +112,9 @@ ROUGE_VARIANTS_AFFECTED: dict[str, tuple[str, ...]] = {
     "skip": ("s", "su"),
     "su_unigrams": ("su",),
     "sentence_split": ("lsum", "w"),
+    # Clipped against a set or a multiset: units are counted for N, S and SU
+    # only; the LCS variants align tokens and count no units.
+    "counts": ("n", "s", "su"),
 }
 
 

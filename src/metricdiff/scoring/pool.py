@@ -53,7 +53,7 @@ from metricdiff.scoring.execution import (
     OnResult,
 )
 from metricdiff.scoring.validate import describe
-from metricdiff.scoring.worker import start_context, worker_main
+from metricdiff.scoring.worker import start_context, without_main_script, worker_main
 
 
 def _death(process: BaseProcess) -> str:
@@ -197,7 +197,8 @@ class Pool:
             name="metricdiff-worker",
             daemon=False,
         )
-        process.start()
+        with without_main_script():
+            process.start()
         child.close()
         life_r.close()
         return _Worker(process, parent, life_w)

@@ -17,9 +17,10 @@ replacement of every worker killed on a timeout or death, and for every
 would otherwise get stale is passed explicitly with every chunk: the parent's
 current ``os.environ`` (a forkserver child inherits the server's, frozen when it
 started, so ``XDG_CACHE_HOME`` or ``METRICDIFF_PEERS_DIR`` set later would not
-count) and ``sys.path``; the working directory is set by multiprocessing.  Either
-start method re-imports the main script in the child, so a script that calls
-``run_jobs`` must guard its entry point with ``if __name__ == "__main__"``.
+count) and ``sys.path``; the working directory is set by multiprocessing.  The
+main script is not re-run in the child, as either start method would do by
+default (see ``without_main_script``): code from ``python -`` and scripts
+without an ``if __name__ == "__main__"`` guard work too.
 
 A worker puts itself in a session of its own (so the terminal's Ctrl-C reaches
 only the parent, which then kills every worker, and a kill takes the worker's
@@ -41,6 +42,7 @@ import pickle
 import signal
 import sys
 import threading
+from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -82,6 +84,38 @@ def start_context() -> Any:  # a ForkServerContext or SpawnContext (platform-dep
         context.set_forkserver_preload([*FORKSERVER_PRELOAD, *_peer_modules()])
         return context
     return multiprocessing.get_context("spawn")
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def without_main_script() -> Iterator[None]:
+    """Start a worker (and the forkserver) without re-running the main script.
+
+    A spawned or forkserver child re-runs ``__main__`` -- by its ``__spec__``
+    name or its ``__file__`` -- before anything else.  Code read from standard
+    input (``python -``) has the ``__file__`` ``<stdin>``, which is no file, so
+    every worker died on start and every implementation became a crash; and a
+    script that calls metricdiff without an ``if __name__ == "__main__"`` guard
+    would start workers from every worker.  The workers need nothing from the
+    main script (adapters come from the registry or an importable
+    ``adapter_path``), so while one starts ``__main__`` shows neither.  (A
+    notebook's ``__main__`` has no file to begin with.)"""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    with _MAIN_LOCK:
+        hidden: dict[str, Any] = {name: main.__dict__.pop(name)
+                                  for name in ("__file__", "__spec__") if name in main.__dict__}
+        main.__dict__["__spec__"] = None
+        try:
+            yield
+        finally:
+            main.__dict__.update(hidden)
+            if "__spec__" not in hidden:
+                del main.__dict__["__spec__"]
 
 
 def _detach(lifeline: Connection) -> None:

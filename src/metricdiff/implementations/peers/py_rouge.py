@@ -2,7 +2,7 @@
 
 It installs a top-level package ``rouge``, as pltrdy's ``rouge`` does, so it is
 loaded from a directory of its own (``implementations/peers/_isolated.py``; install with
-``scripts/install-isolated-peers.sh``).  Its ``__version__`` says 1.0.0; the
+``metricdiff install-peers``).  Its ``__version__`` says 1.0.0; the
 distribution is 1.1.
 
 Declared default profile, read from ``rouge/rouge.py``; the constructor defaults
@@ -78,8 +78,8 @@ from metricdiff.implementations.peers._rouge_common import (
     alpha_of,
     punkt_available,
     result,
-    summed_counts,
 )
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -144,7 +144,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
             apply_avg=options.multi_ref == "pooled",
             apply_best=options.multi_ref == "best-recall",
             stemming=options.stemmer != "none",
-            alpha=alpha_of(options),
+            alpha=alpha_of(options.f_measure),
             weight_factor=options.weight,
             ensure_compatibility=True,
         )

@@ -2,7 +2,7 @@
 
 It installs a top-level package ``rouge``, as py-rouge does, so it is loaded
 from a directory of its own (``implementations/peers/_isolated.py``; install with
-``scripts/install-isolated-peers.sh``).
+``metricdiff install-peers``).
 
 Declared default profile, read from ``rouge/rouge.py`` and ``rouge/rouge_score.py``:
 
@@ -51,8 +51,8 @@ from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import (
     IsolatedPeerAdapter,
     result,
-    summed_counts,
 )
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.implementations.text.tokenizers import lowercase
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult

@@ -11,6 +11,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import attrs
 
 from metricdiff.implementations.reference import bleu_smoothing as smoothing
 from metricdiff.implementations.text.tokenizers import preprocess
@@ -125,8 +128,33 @@ def usable_references(refs: Sequence[str | None], options: BleuOptions) -> list[
     return [ref for ref in refs if ref is not None and (keep_empty or ref != "")]
 
 
+#: The axes that act only on statistics already counted (the score formula, the
+#: corpus level, empty pairs): a segment's statistics do not depend on them.
+_AFTER_STATISTICS = ("weights", "smooth_value", "smooth_orders", "all_zero", "level",
+                     "empty_policy")
+
+
+def statistics_options(options: BleuOptions) -> BleuOptions:
+    """``options`` with what a segment's statistics ignore at the paper's values:
+    the axes of ``_AFTER_STATISTICS``, and the smoothing method unless it counts
+    one order more (``_stat_orders``).  The key under which they are remembered."""
+    paper = BleuOptions()
+    changes: dict[str, object] = {axis: getattr(paper, axis) for axis in _AFTER_STATISTICS}
+    if _stat_orders(options) == options.max_order:
+        changes["smoothing"] = paper.smoothing
+    return attrs.evolve(options, **changes)  # type: ignore[arg-type]
+
+
 def text_statistics(hyp: str, refs: Sequence[str | None], options: BleuOptions) -> BleuStats:
     """Statistics of one segment given as text."""
+    return _text_statistics(hyp, tuple(refs), statistics_options(options))
+
+
+# Remembered: the audit's explainer and compare's attribution count the same
+# segments under many profiles that differ only after the counts.  Call it with
+# ``statistics_options(options)``, or profiles differing only there miss each other.
+@lru_cache(maxsize=1 << 17)
+def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOptions) -> BleuStats:
     refs_tokens = [segment_tokens(ref, options) for ref in usable_references(refs, options)]
     return segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
@@ -212,8 +240,9 @@ def corpus_bleu(
     total = BleuStats.zero(_stat_orders(options))
     sentence_scores = 0.0
     segments = 0
+    counting = statistics_options(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        stats = text_statistics(hyp, seg_refs, options)
+        stats = _text_statistics(hyp, tuple(seg_refs), counting)
         total += stats
         segments += 1
         if options.level == "sentence-mean":

@@ -152,7 +152,8 @@ def headline(result: RougeResult, options: RougeOptions) -> float:
 # Several references (§2.1)
 
 
-def _summed(results: Sequence[RougeResult]) -> tuple[float, float, float]:
+def summed_counts(results: Sequence[RougeResult]) -> tuple[float, float, float]:
+    """Matches, hypothesis and reference totals, each summed over ``results``."""
     return (
         math.fsum(r.matches for r in results),
         math.fsum(r.hyp_total for r in results),
@@ -166,7 +167,7 @@ def _mean_result(results: Sequence[RougeResult]) -> RougeResult:
         resample.mean([r.recall for r in results]),
         resample.mean([r.precision for r in results]),
         resample.mean([r.fmeasure for r in results]),
-        *(total / size for total in _summed(results)),
+        *(total / size for total in summed_counts(results)),
     )
 
 
@@ -220,7 +221,7 @@ def max_p_max_r(results: Sequence[RougeResult], options: RougeOptions) -> RougeR
     of different references, then F from those two."""
     recall = max(r.recall for r in results)
     precision = max(r.precision for r in results)
-    counts = (total / len(results) for total in _summed(results))
+    counts = (total / len(results) for total in summed_counts(results))
     return RougeResult(recall, precision, f_score(precision, recall, options.f_measure), *counts)
 
 
@@ -265,21 +266,39 @@ def usable_references(refs: Sequence[str | None]) -> list[str]:
     return kept or [""]
 
 
+#: The axes that act only once a segment's pair counts exist (combining
+#: references, F, rounding, the corpus average, empty pairs): the counts do not
+#: depend on them.
+_AFTER_COUNTS = ("multi_ref", "f_measure", "report", "rounding", "corpus_average",
+                 "empty_policy", "bootstrap_seed", "bootstrap_samples")
+
+
+def counting_options(options: RougeOptions) -> RougeOptions:
+    """``options`` with the axes of ``_AFTER_COUNTS`` at the paper's values: what
+    a segment's counts depend on, as the key under which they are remembered."""
+    paper = RougeOptions()
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in _AFTER_COUNTS})
+
+
+# Remembered: the audit's explainer and compare's attribution score the same
+# segments under many profiles that differ only after the counts.  Call it with
+# ``counting_options(options)``, or profiles differing only there miss each other.
+@lru_cache(maxsize=1 << 17)
 def _segment_counts(
-    hyp: str, refs: Sequence[str | None], options: RougeOptions
-) -> list[PairCounts]:
+    hyp: str, refs: tuple[str | None, ...], options: RougeOptions
+) -> tuple[PairCounts, ...]:
     hyp_sentences = text_sentences(hyp, options, truncate=True)
     truncate_refs = options.truncate_side == "both"
-    return [
+    return tuple(
         pair_counts(hyp_sentences, text_sentences(ref, options, truncate=truncate_refs), options)
         for ref in usable_references(refs)
-    ]
+    )
 
 
 def sentence_rouge(hyp: str, refs: Sequence[str | None], options: RougeOptions) -> RougeResult:
     """ROUGE of one hypothesis against its references (ROUGE-SCORE), rounded
     as ``rounding`` says."""
-    counts = _segment_counts(hyp, refs, options)
+    counts = _segment_counts(hyp, tuple(refs), counting_options(options))
     return rounded(combine_references(counts, options), options, recompute_f=True)
 
 
@@ -297,7 +316,7 @@ def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult
     average) or the median (rouge-score's ``mid``) of those means, per column.
     Counts are the sums over the pairs.
     """
-    counts = _summed(pairs)
+    counts = summed_counts(pairs)
     rule = options.corpus_average
     recall = resample.mean([p.recall for p in pairs])
     precision = resample.mean([p.precision for p in pairs])
@@ -319,7 +338,7 @@ def _micro(pairs: Sequence[RougeResult], empties: int, options: RougeOptions) ->
     pair was empty, ``empty_policy`` decides."""
     if empties == len(pairs):
         return _empty_result(options)
-    matches, hyp_total, ref_total = _summed(pairs)
+    matches, hyp_total, ref_total = summed_counts(pairs)
     return result_from_counts(PairCounts(matches, hyp_total, ref_total), options)
 
 
@@ -334,8 +353,9 @@ def corpus_rouge(
     """
     pairs: list[RougeResult] = []
     empties = 0
+    counting = counting_options(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        counts = _segment_counts(hyp, seg_refs, options)
+        counts = _segment_counts(hyp, tuple(seg_refs), counting)
         empties += all(c.empty for c in counts)
         pairs.append(rounded(combine_references(counts, options), options, recompute_f=True))
     return corpus_from_pairs(pairs, empties, options)

@@ -1,0 +1,250 @@
+"""metricdiff from Python: ``score``, ``compare``, ``audit``, ``implementations``
+(``import metricdiff``; see docs/api.md).
+
+References come per segment, as in Hugging Face ``evaluate``: ``refs[i]`` is the
+list of references of ``hyps[i]``, so ``len(refs) == len(hyps)``.  Reference
+streams as sacrebleu takes them (one list per reference set, each as long as
+``hyps``) go only through the keyword ``ref_streams=``.  Nothing is transposed
+behind the caller's back: a shape that fits neither is refused with an
+``InputError`` that says which one was meant.  A ROUGE segment's sentences are
+separated by line breaks (``"First.\\nSecond."``), as rouge-score expects.
+
+Every result is a frozen value with ``to_dict()``, the JSON the command line
+prints for the same question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from metricdiff.cases.files import InputError
+
+if TYPE_CHECKING:
+    from metricdiff.comparison.gaps import Comparison
+    from metricdiff.findings.finding import Finding
+
+#: Each segment's references, as the API takes them.
+PerSegment = Sequence[Sequence[str | None]]
+Corpus = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
+
+
+def _preview(text: str) -> str:
+    return text if len(text) <= 20 else text[:19] + "…"
+
+
+def _texts(name: str, values: object) -> tuple[str, ...]:
+    """A list of strings, or an InputError naming ``name``."""
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InputError(f"{name} must be a list of strings, one per segment, "
+                         f"not {type(values).__name__}")
+    for index, value in enumerate(values):
+        if not isinstance(value, str):
+            raise InputError(f"{name}[{index}] is {type(value).__name__}, not a string")
+    return tuple(values)
+
+
+def per_segment(
+    hyps: Sequence[str], refs: PerSegment | None = None,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+) -> Corpus:
+    """``hyps`` and each segment's references, checked: exactly one of ``refs``
+    (per segment) and ``ref_streams`` (per reference set), of matching lengths."""
+    hyps = _texts("hyps", hyps)
+    if (refs is None) == (ref_streams is None):
+        raise InputError("give refs (refs[i]: the references of hyps[i]) or ref_streams= "
+                         "(one list per reference set, as in sacrebleu), exactly one of them")
+    if ref_streams is not None:
+        if isinstance(ref_streams, str) or not isinstance(ref_streams, Sequence):
+            raise InputError("ref_streams must be a list of reference streams (lists of strings)")
+        streams = [_texts(f"ref_streams[{i}]", s) for i, s in enumerate(ref_streams)]
+        for i, stream in enumerate(streams):
+            if len(stream) != len(hyps):
+                raise InputError(f"ref_streams[{i}] has {len(stream)} references but hyps has "
+                                 f"{len(hyps)}: every stream has one reference per segment")
+        return hyps, tuple(zip(*streams, strict=True)) if streams and hyps else ()
+    assert refs is not None
+    if isinstance(refs, str) or not isinstance(refs, Sequence):
+        raise InputError("refs must be a list with one list of references per segment")
+    if len(refs) != len(hyps):
+        raise InputError(
+            f"refs has {len(refs)} entries but hyps has {len(hyps)}: refs[i] is the list of "
+            "references of hyps[i]; for reference streams as in sacrebleu use ref_streams=")
+    checked = []
+    for i, seg in enumerate(refs):
+        if isinstance(seg, str):
+            raise InputError(
+                f"refs[{i}] is a string; refs[i] must be the list of references of hyps[i], "
+                f"e.g. [{_preview(seg)!r}] (for reference streams use ref_streams=)")
+        if not isinstance(seg, Sequence) or any(r is not None and not isinstance(r, str)
+                                                for r in seg):
+            raise InputError(f"refs[{i}] must be a list of strings (None: a missing reference)")
+        checked.append(tuple(seg))
+    return hyps, tuple(checked)
+
+
+# ---------------------------------------------------------------- score
+
+
+@attrs.frozen
+class Score:
+    """One implementation's corpus score with its signature; ``corpus`` holds the
+    statistics behind it (as ``score --format json`` prints them)."""
+
+    impl: str
+    impl_version: str
+    metric: str
+    score: float
+    signature: str
+    options: dict[str, str] | None
+    corpus: dict[str, Any]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"impl": self.impl, "impl_version": self.impl_version, "metric": self.metric,
+                "options": self.options, "signature": self.signature, "corpus": self.corpus}
+
+
+def score(
+    impl: str, metric: str, hyps: Sequence[str], refs: PerSegment | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    options: Mapping[str, str] | None = None,
+) -> Score:
+    """The corpus score of ``hyps`` by implementation ``impl`` (see
+    ``implementations()``) under its declared profile, with ``options``
+    (axis -> value) changed.  ``score`` is BLEU on 0-100, ROUGE's F on 0-1, as
+    the implementations report them; ``corpus`` has the rest."""
+    from metricdiff.implementations import get_adapter
+    from metricdiff.profiles import profile_of
+
+    hyps, segments = per_segment(hyps, refs, ref_streams)
+    adapter = get_adapter(impl, metric)
+    adapter.ensure_available()
+    chosen = adapter.options(metric, dict(options or {}))
+    result = adapter.corpus_score(metric, hyps, segments, chosen)
+    known = not (adapter.user_profile and not options)
+    return Score(adapter.name, adapter.version(), metric, result.headline,
+                 adapter.signature(metric, chosen), profile_of(chosen) if known else None,
+                 result.to_json())
+
+
+# ---------------------------------------------------------------- compare
+
+
+def compare(
+    hyps: Sequence[str], refs: PerSegment | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    metrics: Sequence[str] | None = None,
+    impls: Sequence[str] | None = None,
+    report: str = "f",
+    jobs: int = 2,
+    timeout: float = 120.0,
+) -> Comparison:
+    """Every implementation's corpus score on each metric (default: bleu,
+    rouge-1, rouge-2, rouge-l, rouge-lsum) and every pair's gap split by axis,
+    as ``metricdiff compare`` (in points: BLEU 0-100, ROUGE × 100).  ``impls``:
+    who takes part besides the paper's profile (default: every available
+    implementation); ``report``: the ROUGE number compared (f, recall,
+    precision); ``jobs``, ``timeout``: the worker processes' number and time
+    allowed per implementation and metric."""
+    from metricdiff.cli._common import chosen_metrics
+    from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
+
+    corpus = per_segment(hyps, refs, ref_streams)
+    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
+    return compare_corpus(dict.fromkeys(chosen, corpus), impls, report, jobs, timeout)
+
+
+# ---------------------------------------------------------------- audit
+
+
+@attrs.frozen
+class AuditResult:
+    """What ``metricdiff audit`` finds on a corpus: each finding (a disagreement
+    and its cause, on a minimal example); ``to_dict()["findings"]`` is
+    ``findings.json``."""
+
+    metrics: tuple[str, ...]
+    findings: tuple[Finding, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metrics": list(self.metrics),
+                "findings": [finding.to_json() for finding in self.findings]}
+
+
+def audit(
+    hyps: Sequence[str], refs: PerSegment | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    metrics: Sequence[str] | None = None,
+    impls: Sequence[str] | None = None,
+    jobs: int = 1,
+    timeout: float = 120.0,
+    minimise: bool = True,
+) -> AuditResult:
+    """The differential audit of every implementation (or ``impls``) on each
+    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``."""
+    from metricdiff.audit.cases import DEFAULT_METRICS, corpus_cases
+    from metricdiff.audit.metric import audit_metric
+    from metricdiff.cli._common import chosen_metrics
+    from metricdiff.implementations import adapter_names
+
+    hyps, segments = per_segment(hyps, refs, ref_streams)
+    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
+    findings: list[Finding] = []
+    for metric in chosen:
+        cases = corpus_cases("input", hyps, segments)
+        done = audit_metric(metric, cases, list(impls or adapter_names()), jobs, timeout,
+                            minimise)
+        findings += done.findings
+    return AuditResult(tuple(chosen), tuple(findings))
+
+
+# ---------------------------------------------------------------- implementations
+
+
+@attrs.frozen
+class Implementation:
+    """An implementation metricdiff can drive: whether it can run here (and why
+    not), the metrics it computes, its declared profile per family."""
+
+    name: str
+    version: str
+    available: bool
+    reason: str
+    metrics: tuple[str, ...]
+    profile: dict[str, dict[str, str]]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "version": self.version, "available": self.available,
+                "reason": self.reason, "metrics": list(self.metrics), "profile": self.profile}
+
+
+def implementations() -> list[Implementation]:
+    """Every implementation metricdiff knows, installed or not (``metricdiff impls``)."""
+    from metricdiff.implementations import adapter_for_family, adapter_names, families_of
+    from metricdiff.profiles import profile_of
+
+    found = []
+    for name in adapter_names():
+        adapters = [adapter_for_family(name, f) for f in families_of(name)]
+        reasons = [a.unavailable_reason() for a in adapters]
+        found.append(Implementation(
+            name, adapters[0].version(), all(reason is None for reason in reasons),
+            "; ".join(reason for reason in reasons if reason),
+            tuple(metric for a in adapters for metric in a.metrics),
+            {a.family: profile_of(a.default_options(a.metrics[0])) for a in adapters},
+        ))
+    return found
+
+
+__all__ = [
+    "AuditResult",
+    "Implementation",
+    "Score",
+    "audit",
+    "compare",
+    "implementations",
+    "per_segment",
+    "score",
+]

@@ -1,0 +1,180 @@
+"""What ``metricdiff compare`` finds, as typed values: each implementation's
+corpus score, and each pair's gap with the contribution of every axis and the
+residual (``corpus.py`` computes them).  ``to_dict`` gives the JSON that
+``compare --format json`` prints; its keys are a stable interface."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+import attrs
+
+from metricdiff.comparison.attribution import Attribution
+
+
+def signed(value: float) -> str:
+    """``+1.25``, ``−4.75`` (a real minus sign), or ``0.00`` for anything that
+    rounds to zero, so that float noise never prints as ``−0.00``."""
+    text = f"{abs(value):.2f}"
+    if text == "0.00":
+        return text
+    return ("+" if value > 0 else "−") + text
+
+
+
+
+
+@attrs.frozen
+class CorpusScore:
+    """One implementation's corpus score (None if it could not score: ``error``
+    says why) and the signature of the profile it was scored under."""
+
+    impl: str
+    signature: str
+    score: float | None
+    error: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"score": self.score, "signature": self.signature}
+        if self.error:
+            data["error"] = self.error
+        return data
+
+    def describe(self) -> str:
+        """The score as text: ``75.65``, or ``could not score: <why>``."""
+        return f"could not score: {self.error}" if self.score is None else f"{self.score:.2f}"
+
+
+@attrs.frozen
+class Gap:
+    """``impl_b``'s score minus ``impl_a``'s, attributed to the axes on which
+    their profiles differ.  ``attribution`` is None when the reference cannot be
+    configured as one of them (``error`` says why)."""
+
+    impl_a: str
+    impl_b: str
+    score_a: float
+    score_b: float
+    attribution: Attribution | None
+    error: str = ""
+
+    @property
+    def delta(self) -> float:
+        return self.score_b - self.score_a
+
+    @property
+    def residual(self) -> float | None:
+        """``(B − ref(B's profile)) − (A − ref(A's profile))``: the part of the
+        gap that no declared convention explains."""
+        if self.attribution is None:
+            return None
+        return (self.score_b - self.attribution.end) - (self.score_a - self.attribution.start)
+
+    @property
+    def contributions(self) -> dict[str, float]:
+        """Axis (or comma-separated group) -> points, largest magnitude first."""
+        if self.attribution is None:
+            return {}
+        return {c.axis: c.points for c in self.attribution.contributions}
+
+    def sentence(self) -> str:
+        """The gap in one sentence a paper can quote: ``sacrebleu 75.65 vs nltk
+        70.90 (−4.75): tokenize 13a→none −4.75, ..., residual 0.00``."""
+        head = (f"{self.impl_a} {self.score_a:.2f} vs {self.impl_b} {self.score_b:.2f} "
+                f"({signed(self.delta)})")
+        if self.attribution is None:
+            return f"{head}: could not attribute: {self.error}"
+        parts = [f"{c.axis} {c.before}→{c.after} {signed(c.points)}"
+                 for c in self.attribution.contributions] or ["no axis differs"]
+        parts.append(f"residual {signed(self.residual or 0.0)}")
+        text = f"{head}: {', '.join(parts)}"
+        if self.attribution.method == "sampled":
+            text += (f" (sampled: each contribution within ±{self.attribution.error_bound:.2f} "
+                     "with 95% probability)")
+        return text
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "impl_a": self.impl_a,
+            "impl_b": self.impl_b,
+            "delta": self.delta,
+            "contributions": self.contributions,
+            "residual": self.residual,
+            "sentence": self.sentence(),
+        }
+        if self.attribution is not None and self.attribution.method != "exact":
+            data["method"] = self.attribution.method
+            data["error_bound"] = self.attribution.error_bound
+        if self.error:
+            data["error"] = self.error
+        return data
+
+
+@attrs.frozen
+class MetricComparison:
+    """Every implementation's score on one metric, and every pair's gap."""
+
+    metric: str
+    scores: tuple[CorpusScore, ...]
+    gaps: tuple[Gap, ...]
+    #: What a ROUGE score is here (``f``, ``recall`` or ``precision``); None for BLEU.
+    report: str | None = None
+
+    def score(self, impl: str) -> CorpusScore:
+        found = {entry.impl: entry for entry in self.scores}
+        return _named(found, impl, f"took no part in {self.metric}")
+
+    def gap(self, impl_a: str, impl_b: str) -> Gap:
+        """The gap from ``impl_a`` to ``impl_b`` (either order)."""
+        for found in self.gaps:
+            if (found.impl_a, found.impl_b) == (impl_a, impl_b):
+                return found
+            if (found.impl_b, found.impl_a) == (impl_a, impl_b):
+                return _reversed(found)
+        raise KeyError(f"no gap between {impl_a!r} and {impl_b!r} in {self.metric}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "metric": self.metric,
+            "scores": {entry.impl: entry.to_dict() for entry in self.scores},
+            "gaps": [gap.to_dict() for gap in self.gaps],
+        }
+
+
+T = TypeVar("T")
+
+
+def _named(items: dict[str, T], name: str, missing: str) -> T:
+    """``items[name]``, or a KeyError that lists the names there are."""
+    if name not in items:
+        raise KeyError(f"{name!r} {missing} (there are: {', '.join(items)})")
+    return items[name]
+
+
+def _reversed(gap: Gap) -> Gap:
+    """The same gap seen from the other side: every sign flips."""
+    found = gap.attribution
+    if found is not None:
+        flipped = tuple(attrs.evolve(c, before=c.after, after=c.before, points=-c.points)
+                        for c in found.contributions)
+        found = attrs.evolve(found, start=found.end, end=found.start, contributions=flipped)
+    return attrs.evolve(gap, impl_a=gap.impl_b, impl_b=gap.impl_a, score_a=gap.score_b,
+                        score_b=gap.score_a, attribution=found)
+
+
+@attrs.frozen
+class Comparison:
+    """``metricdiff compare``'s answer, metric by metric.  ``to_dict()["metrics"]``
+    is what ``compare --format json`` prints."""
+
+    metrics: tuple[MetricComparison, ...]
+
+    def __getitem__(self, metric: str) -> MetricComparison:
+        return _named({found.metric: found for found in self.metrics}, metric,
+                      "was not compared")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"metrics": [found.to_dict() for found in self.metrics]}
+
+
+__all__ = ["Comparison", "CorpusScore", "Gap", "MetricComparison", "signed"]
