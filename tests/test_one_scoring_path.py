@@ -5,7 +5,8 @@ validated), so a crash, a hang or a NaN is an outcome with one meaning in each:
 * check: a `crash` outcome of that case;
 * snapshot: a refused entry, one line on stderr, never written into the lock;
 * verify: a failure line naming the case and the implementation, exit status 1;
-* pytest: a failed test, and the session goes on.
+* pytest: a failed test, and the session goes on;
+* the Python API: ``ScoringFailed`` saying why.
 
 The misbehaving implementation is ``fake_adapters.MisbehavingAdapter`` (ROUGE-1),
 registered as ``misbehaving``: a hypothesis starting with KILL kills its process
@@ -27,7 +28,7 @@ import fake_adapters
 from metricdiff import implementations
 from metricdiff.cli import main
 from metricdiff.locks import snapshot
-from metricdiff.scoring import score, score_cases
+from metricdiff.scoring import ScoringFailed, score, score_cases
 
 pytest_plugins = ["pytester"]
 
@@ -82,6 +83,15 @@ def test_the_api_scores_the_reference_here_and_isolates_the_rest() -> None:
     assert (raised.raised.type, raised.raised.message) == ("ValueError", "bad input\non two lines")
     assert (killed.status, killed.reason, killed.raised) == ("crash", KILLED, None)
     assert fine.result is not None and fine.result.to_json() == FINE
+
+
+@pytest.mark.usefixtures("misbehaving")
+def test_the_python_api_raises_what_went_wrong() -> None:
+    import metricdiff
+
+    with pytest.raises(ScoringFailed) as caught:
+        metricdiff.score("misbehaving", "rouge-1", ["NAN now"], [["a"]])
+    assert str(caught.value) == f"misbehaving rouge-1: {NAN}"
 
 
 # ---------------------------------------------------------------------- check

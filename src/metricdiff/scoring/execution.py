@@ -77,6 +77,11 @@ class Job:
     adapter_path: str | None = None
 
 
+class ScoringFailed(RuntimeError):
+    """An implementation gave no result: it raised, its process died, it hung, or
+    what it returned is invalid (``CaseResult.result_or_raise``)."""
+
+
 @attrs.frozen
 class Raised:
     """The exception an implementation raised on a case, as the parent process
@@ -109,6 +114,12 @@ class CaseResult:
     @property
     def ok(self) -> bool:
         return self.status == OK
+
+    def result_or_raise(self, what: str) -> Result:
+        """The result, or ``ScoringFailed`` naming ``what`` failed and why."""
+        if self.result is None:
+            raise ScoringFailed(f"{what}: {self.reason}")
+        return self.result
 
     @property
     def reason(self) -> str:
@@ -235,6 +246,7 @@ __all__ = [
     "Job",
     "OnResult",
     "Raised",
+    "ScoringFailed",
     "chunks",
     "describe",
     "run_chunk_here",
