@@ -15,6 +15,14 @@ MAX_ERROR = 300
 #: How far a ROUGE ratio may exceed 1 before it is invalid (float rounding).
 RATIO_SLACK = 1e-9
 
+#: Each result's fields and what their values must be (a sequence's items: each).
+_BLEU_FIELDS = (("score", "nonnegative"), ("precisions", "nonnegative"), ("bp", "nonnegative"),
+                ("counts", "count"), ("totals", "count"), ("sys_len", "count"),
+                ("ref_len", "count"))
+_ROUGE_FIELDS = (("recall", "ratio"), ("precision", "ratio"), ("fmeasure", "ratio"),
+                 ("matches", "count"), ("hyp_total", "count"), ("ref_total", "count"))
+
+
 def validate(result: object) -> str | None:
     """What is wrong with ``result``, or None if nothing is.
 
@@ -29,29 +37,11 @@ def validate(result: object) -> str | None:
     * ROUGE: recall, precision or F outside [0, 1] (with ``RATIO_SLACK`` for
       rounding); a negative match count or total.
     """
-    # (name, values, what each must be); a sequence's items are name[i].
-    fields: list[tuple[str, Any, str]]
-    if isinstance(result, BleuResult):
-        fields = [
-            ("score", result.score, "nonnegative"),
-            ("precisions", result.precisions, "nonnegative"),
-            ("bp", result.bp, "nonnegative"),
-            ("counts", result.counts, "count"),
-            ("totals", result.totals, "count"),
-            ("sys_len", result.sys_len, "count"),
-            ("ref_len", result.ref_len, "count"),
-        ]
-    elif isinstance(result, RougeResult):
-        fields = [
-            ("recall", result.recall, "ratio"),
-            ("precision", result.precision, "ratio"),
-            ("fmeasure", result.fmeasure, "ratio"),
-            ("matches", result.matches, "count"),
-            ("hyp_total", result.hyp_total, "count"),
-            ("ref_total", result.ref_total, "count"),
-        ]
-    else:
+    if not isinstance(result, (BleuResult, RougeResult)):
         return f"returned {type(result).__name__}, not a BleuResult or RougeResult"
+    kinds = _BLEU_FIELDS if isinstance(result, BleuResult) else _ROUGE_FIELDS
+    # (name, value or sequence of values, what each must be)
+    fields = [(name, getattr(result, name), kind) for name, kind in kinds]
     if not result.unknown and _all_fine(fields):
         return None
     problems: list[str | None] = []
