@@ -38,7 +38,7 @@ from metricdiff.implementations.reference.adapter import (
     ReferenceRougeAdapter,
 )
 from metricdiff.profiles.metrics import Options
-from metricdiff.scoring.chunks import run_in_process
+from metricdiff.scoring.chunks import judge, run_in_process
 from metricdiff.scoring.execution import CaseData, CaseResult, Job, run_jobs
 
 #: Seconds one ``score_cases`` call of an implementation may take (a chunk of
@@ -138,6 +138,13 @@ def score(
     timeout: float = DEFAULT_TIMEOUT,
 ) -> CaseResult:
     """The corpus score of ``hyps`` against each segment's ``refs``."""
+    if not isinstance(adapter, str) and type(adapter) in IN_PROCESS and options is not None:
+        # The explainer's many calls: the reference's answer judged, and nothing
+        # else (score_requests' grouping and chunking have nothing to do here).
+        try:
+            return judge(adapter.corpus_score(metric, hyps, refs, options))
+        except Exception as error:  # the reference refuses the configuration
+            return judge(error)
     case = (tuple(hyps), tuple(tuple(segment) for segment in refs))
     [result] = score_cases(adapter, metric, [case], options, timeout=timeout)
     return result
