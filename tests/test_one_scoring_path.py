@@ -158,7 +158,7 @@ def test_snapshot_refuses_what_crashed_hung_or_is_nan_and_writes_the_rest(
         f"refused: hyp.txt:3  {where}  {NAN} (not written into the lock)",
         f"refused: hyp.txt:corpus  {where}  {KILLED} (not written into the lock)",
     ]
-    assert out.startswith(f"wrote {lock}: 1 scores (0 raised, 4 refused), 1 cases")
+    assert out.startswith(f"wrote {lock}: 1 score (0 raised, 4 refused), 1 case")
     [entry] = snapshot.read(lock).entries
     assert (entry.case, entry.result) == ("hyp.txt:4", FINE)
     assert "nan" not in lock.read_text(encoding="utf-8")
