@@ -529,6 +529,8 @@ class MetricAudit:
     witnesses: list[Witness]
     #: The inferred profile of each participant that declares none.
     inferred: list[Inference] = attrs.field(factory=list)
+    #: How many findings' examples the shrinking budget left unfinished.
+    unshrunk: int = 0
 
 
 def audit_metric(
@@ -580,24 +582,39 @@ def audit_metric(
             if (left.label == "stemmed") == (right.label == "stemmed"):
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {plural(len(found), 'finding')}")
-    by_id = {case.id: case for case in cases}
     budget = Budget()
-    pairs = [
-        (
-            minimise_finding(metric, finding, witness, timeout,
-                             by_id.get(finding.example.case_id), budget)
-            if minimise
-            else finding,
-            witness,
-        )
-        for finding, witness in found
-    ]
+    pairs = _minimised(metric, found, cases, timeout, budget) if minimise else found
+    if budget.cut:
+        progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran out: "
+                 f"{plural(len(budget.cut), 'example')} not fully minimised")
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
     return MetricAudit(
         metric, people, skipped, list(cases), scores,
-        [f for f, _ in pairs], [w for _, w in pairs], inferred,
+        [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
     )
+
+
+def _minimised(metric: str, found: Found, cases: Sequence[AuditCase], timeout: float,
+               budget: Budget) -> Found:
+    """Every finding with its minimal example, the smallest examples shrunk first:
+    an example already found is tried first on every later finding, so findings
+    with one cause share one example and the judgements it cost."""
+    by_id = {case.id: case for case in cases}
+    shown: list[shrink.Sample] = []
+    pairs = list(found)
+    for number in sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0])):
+        finding, witness = pairs[number]
+        budget.finding = number
+        finding = minimise_finding(metric, finding, witness, timeout,
+                                   by_id.get(finding.example.case_id), budget, shown)
+        shown.append((finding.example.hyps, finding.example.refs))
+        pairs[number] = (finding, witness)
+    return pairs
+
+
+def _example_size(finding: Finding) -> int:
+    return shrink.size((finding.example.hyps, finding.example.refs))
 
 
 def _inferred(
@@ -640,16 +657,24 @@ SMALL_ENOUGH = 60
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
 #: with many findings against a slow implementation stays bounded.
 SHRINK_BUDGET = 150
+#: The first batch of each greedy round (``shrink.minimise``): a long case's round
+#: usually ends at its first few candidates, the biggest reductions.
+FIRST_BATCH = 8
 
 
 @attrs.define
 class Budget:
-    """Judgements left for shrinking."""
+    """Judgements left for shrinking, and the findings it refused one to."""
 
     left: int = SHRINK_BUDGET
+    #: The finding being shrunk (its index), and those that were refused a judgement.
+    finding: int = 0
+    cut: set[int] = attrs.field(factory=set)
 
     def spend(self) -> bool:
         self.left -= 1
+        if self.left < 0:
+            self.cut.add(self.finding)
         return self.left >= 0
 
 
@@ -748,21 +773,28 @@ def minimise_finding(
     timeout: float,
     case: AuditCase | None = None,
     budget: Budget | None = None,
+    known: Sequence[shrink.Sample] = (),
 ) -> Finding:
-    """The finding shown with the smallest example that still has its cause: a
-    generated case is first shrunk by Hypothesis within its class, then every case
-    by greedy reduction."""
+    """The finding shown with the smallest example that still has its cause: the
+    smallest of the ``known`` examples (other findings') that shows it, in one
+    judgement, else a generated case first shrunk by Hypothesis within its class;
+    then greedy reduction, unless the example is already small enough."""
     original: shrink.Sample = (finding.example.hyps, finding.example.refs)
     start = original
     if shrink.size(start) <= SMALL_ENOUGH:
         return finding
     holds = holds_for(metric, witness, timeout, budget)
-    if (case is not None and case.source == "generated" and case.klass
+    shared = _smallest_holding(known, start, holds)
+    if shared is not None:
+        start = shared
+    elif (case is not None and case.source == "generated" and case.klass
             and case.klass not in _SLOW_TO_SHRINK):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and shrink.size(found) < shrink.size(start):
             start = found
-    smallest = shrink.minimise(start, holds)
+    smallest = start
+    if shrink.size(start) > SMALL_ENOUGH:
+        smallest = shrink.minimise(start, holds, FIRST_BATCH)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
@@ -781,6 +813,17 @@ def minimise_finding(
                                _pair_tolerance(witness.left, witness.right))
         difference = "" if now is None else str(now)
     return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def _smallest_holding(known: Sequence[shrink.Sample], start: shrink.Sample,
+                      holds: shrink.Holds) -> shrink.Sample | None:
+    """The smallest of ``known`` (at most ``shrink.BATCH`` of them, each smaller
+    than ``start``) under which the finding holds, judged as one batch."""
+    smaller = sorted({s for s in known if shrink.size(s) < shrink.size(start)},
+                     key=lambda s: (shrink.size(s), repr(s)))[:shrink.BATCH]
+    if not smaller:
+        return None
+    return next((s for s, ok in zip(smaller, holds(smaller), strict=True) if ok), None)
 
 
 def _pair_tolerance(left: Participant, right: Participant | None) -> Tolerance:
