@@ -28,8 +28,8 @@ from metricdiff.findings import shrink
 from metricdiff.findings.explain import Explanation, Reproducer, changed, explain
 from metricdiff.findings.finding import Example, Finding, sort_findings
 from metricdiff.findings.infer import Inference, infer
-from metricdiff.implementations import AnyAdapter, adapter_names, computes, resolve
-from metricdiff.implementations.base import Tolerance
+from metricdiff.implementations import AnyAdapter, adapter_names, computes, get_adapter, resolve
+from metricdiff.implementations.base import Adapter, Tolerance
 from metricdiff.profiles import profile_of, with_overrides
 from metricdiff.profiles.metrics import Options, Result, family
 from metricdiff.scoring.execution import CaseResult, Executor, Job, run_jobs
@@ -664,6 +664,22 @@ SHRINK_BUDGET = 150
 FIRST_BATCH = 8
 
 
+def _process_per_call(metric: str, witness: Witness) -> bool:
+    """Whether a side starts a process per call (an adapter whose ``batch_size`` is
+    above the default, as the Perl script's): there a call costs about the same for
+    one candidate as for 64, so candidates go in full batches and Hypothesis, which
+    judges one at a time, is not used."""
+    sides = [witness.left] + ([witness.right] if witness.right is not None else [])
+    for person in sides:
+        try:
+            batch_size = get_adapter(person.impl, metric).batch_size
+        except Exception:  # the shrinker's own judgement will report why
+            continue
+        if batch_size > Adapter.batch_size:
+            return True
+    return False
+
+
 @attrs.define
 class Budget:
     """Judgements left for shrinking, and the findings it refused one to."""
@@ -681,15 +697,21 @@ class Budget:
 
 
 def holds_for(
-    metric: str, witness: Witness, timeout: float, budget: Budget | None = None
+    metric: str, witness: Witness, timeout: float, budget: Budget | None = None,
+    scored: dict[shrink.Sample, list[CaseResult]] | None = None,
 ) -> shrink.Holds:
-    """The test a smaller case must pass to still show the finding."""
+    """The test a smaller case must pass to still show the finding; each side's
+    outcome on every sample judged is kept in ``scored``, if given (so the example
+    finally shown is not scored again)."""
     budget = budget or Budget()
 
     def holds(samples: Sequence[shrink.Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
         sides = _score_sides(witness, samples, metric, timeout)
+        if scored is not None:
+            scored.update((sample, [side[i] for side in sides])
+                          for i, sample in enumerate(samples))
         mine = sides[0]
         if witness.kind in ("crash", "timeout", "invalid-output"):
             return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
@@ -785,22 +807,26 @@ def minimise_finding(
     start = original
     if shrink.size(start) <= SMALL_ENOUGH:
         return finding
-    holds = holds_for(metric, witness, timeout, budget)
+    scored: dict[shrink.Sample, list[CaseResult]] = {}
+    holds = holds_for(metric, witness, timeout, budget, scored)
     shared = _smallest_holding(known, start, holds)
     if shared is not None:
         start = shared
     elif (case is not None and case.source == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK):
+            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and shrink.size(found) < shrink.size(start):
             start = found
     smallest = start
     if shrink.size(start) > SMALL_ENOUGH:
-        smallest = shrink.minimise(start, holds, FIRST_BATCH)
+        first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+        smallest = shrink.minimise(start, holds, first_batch)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
-    sides = [results[0] for results in _score_sides(witness, [smallest], metric, timeout)]
+    sides = scored.get(smallest) or [
+        results[0] for results in _score_sides(witness, [smallest], metric, timeout)
+    ]
     mine, other = sides[0], sides[-1]
     example = Example(
         f"{finding.example.case_id}~min", hyps, refs, mine.result,
