@@ -171,3 +171,19 @@ def test_an_earlier_example_is_tried_first_smallest_first_in_one_batch() -> None
     assert _smallest_holding(known, start, judge) == (("x",), (("",),))
     assert judge.batches == [3]
     assert _smallest_holding([], start, judge) is None
+
+
+def test_the_budget_counts_judgements_and_names_the_findings_it_cut() -> None:
+    from metricdiff.audit.metric import Budget
+
+    # Two judgements allowed: the first two calls are granted, whoever asks;
+    # finding 3's second call and finding 4's call are refused, so both were cut.
+    budget = Budget(left=2)
+    budget.finding = 1
+    assert budget.spend()
+    budget.finding = 3
+    assert budget.spend()
+    assert not budget.spend()
+    budget.finding = 4
+    assert not budget.spend()
+    assert budget.cut == {3, 4}
