@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.audit.metric import AuditCase, audit_metric
+from metricdiff.audit.config import AuditConfig
+from metricdiff.audit.metric import audit_metric
+from metricdiff.cases import Case
 from metricdiff.implementations import get_adapter
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def causes(metric: str, impls: list[str], texts: list[tuple[str, list[str]]]) -> set[tuple]:
-    cases = [AuditCase(f"c{i}", (hyp,), (tuple(refs),), "user") for i, (hyp, refs) in
+    cases = [Case((hyp,), (tuple(refs),), id=f"c{i}", origin="user") for i, (hyp, refs) in
              enumerate(texts)]
-    audit = audit_metric(metric, cases, impls, workers=1, timeout=120, minimise=False)
+    audit = audit_metric(metric, cases, AuditConfig(impls, workers=1, timeout=120, minimise=False))
     return {(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in audit.findings}
 
 

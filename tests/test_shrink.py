@@ -158,7 +158,7 @@ def test_a_small_first_batch_reaches_the_same_needle() -> None:
 
 
 def test_an_earlier_example_is_tried_first_smallest_first_in_one_batch() -> None:
-    from metricdiff.audit.metric import _smallest_holding
+    from metricdiff.findings.minimise import smallest_holding
 
     start: Sample = (("a b x c d e f",), (("p q r",),))
     known: list[Sample] = [
@@ -168,13 +168,13 @@ def test_an_earlier_example_is_tried_first_smallest_first_in_one_batch() -> None
         start,  # not smaller than the start: never judged
     ]
     judge = Judge(needle_in_hypothesis)
-    assert _smallest_holding(known, start, judge) == (("x",), (("",),))
+    assert smallest_holding(known, start, judge) == (("x",), (("",),))
     assert judge.batches == [3]
-    assert _smallest_holding([], start, judge) is None
+    assert smallest_holding([], start, judge) is None
 
 
 def test_the_budget_counts_judgements_and_names_the_findings_it_cut() -> None:
-    from metricdiff.audit.metric import Budget
+    from metricdiff.findings.minimise import Budget
 
     # Two judgements allowed: the first two calls are granted, whoever asks;
     # finding 3's second call and finding 4's call are refused, so both were cut.

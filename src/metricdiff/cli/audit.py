@@ -9,7 +9,6 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from metricdiff.cases.files import Corpus, InputError
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
@@ -26,11 +25,13 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.implementations import AdapterUnavailable, adapter_names, computes, families_of
-from metricdiff.profiles.metrics import METRICS, family
+from metricdiff.errors import AdapterUnavailable, InputError
+from metricdiff.implementations import adapter_names, computes, families_of
+from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
-    from metricdiff.audit.metric import Participant
+    from metricdiff.cases.case import Case
+    from metricdiff.findings.witness import Participant
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
@@ -46,14 +47,14 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
     return "; ".join([*skipped, *left_out]) or "no implementation named"
 
 
-def _lost_input(people: Sequence[Participant], corpus: Corpus | None, metric: str) -> list[str]:
+def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str) -> list[str]:
     """A line for each participant's tokenizer that drops words of the user's
     corpus (``lost_input``), once per implementation and tokenizer."""
     from metricdiff.implementations.text.lost_input import lost_input
 
     if corpus is None:
         return []
-    texts = corpus.with_sentence_breaks() if family(metric) == "rouge" else corpus
+    texts = corpus.for_metric(metric)
     lines = []
     seen = set()
     for person in people:
@@ -70,8 +71,10 @@ def _lost_input(people: Sequence[Participant], corpus: Corpus | None, metric: st
 def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
+    from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.metric import audit_metric, participants
+    from metricdiff.audit.metric import audit_metric
+    from metricdiff.audit.participants import participants
     from metricdiff.cli._user_impls import check_impls, write_inferred
     from metricdiff.findings.finding import KINDS, by_cause
     from metricdiff.implementations.base import Tolerance
@@ -129,12 +132,13 @@ def run(args: argparse.Namespace) -> int:
     audits = []
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
+        config = AuditConfig(
+            impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
+            minimise=not args.no_minimise, executor=executor, journal=journal,
+            progress=progress, progress_stream=sys.stderr if show else None,
+        )
         for metric, (people, skipped) in chosen.items():
-            audits.append(audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
-                                       not args.no_minimise, progress, journal,
-                                       sys.stderr if show else None, executor,
-                                       user_profile=user_profile,
-                                       chosen=(people, skipped)))
+            audits.append(audit_metric(metric, plan[metric], config, chosen=(people, skipped)))
             if out:  # what is done is kept, even if a later metric fails or is interrupted
                 audit_output.write_findings(out, audits)
                 inferred = [i for a in audits for i in a.inferred]

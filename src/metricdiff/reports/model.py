@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from metricdiff.cases.files import InputError
+from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles.metrics import METRICS, Result, family

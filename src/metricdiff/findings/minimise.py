@@ -1,0 +1,261 @@
+"""A finding shown on the smallest example that still has its cause: the policy
+around ``shrink.py``.  A generated case is first shrunk by Hypothesis within its
+class, then every case by greedy reduction; each candidate is judged by scoring
+both sides of the finding's ``Witness`` again, within fixed budgets of judgements
+so that the same inputs always give the same minimal case.
+
+The findings of an audit are shrunk smallest first, and every example already
+found is tried first on each later finding, in one judgement: findings with one
+cause share one example, and the judgements it cost."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from metricdiff.cases.case import Case, Sample, size
+from metricdiff.comparison.stages import first_difference, headlines_differ
+from metricdiff.findings import shrink
+from metricdiff.findings.explain import Reproducer
+from metricdiff.findings.finding import Example, Finding
+from metricdiff.findings.witness import REFERENCE, Found, Witness, pair_tolerance, stage_of
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.base import Adapter
+from metricdiff.profiles.metrics import Result, family
+from metricdiff.scoring.execution import CaseResult, run_jobs
+
+
+def _score_sides(witness: Witness, samples: Sequence[Sample],
+                 timeout: float) -> list[list[CaseResult]]:
+    """Both sides of a witness on ``samples``, side by side (the slower sets the
+    pace): the implementation, then the reference configured as it (conformance)
+    or the other implementation (agreement); a crash has one side."""
+    jobs = [witness.left.job(samples)]
+    if witness.right is not None:
+        jobs.append(witness.right.job(samples))
+    elif witness.kind == "conformance":
+        jobs.append(witness.left.job(samples, REFERENCE))
+    return run_jobs(jobs, workers=len(jobs), timeout=timeout)
+
+
+#: An example this small (in characters, see ``cases.case.size``) is shown as it is.
+SMALL_ENOUGH = 60
+#: How many batches of candidates the shrinker may have judged per metric: a count,
+#: spent in the findings' fixed order, so that runs stay reproducible and an audit
+#: with many findings against a slow implementation stays bounded.
+SHRINK_BUDGET = 150
+#: The first batch of each greedy round (``shrink.minimise``): a long case's round
+#: usually ends at its first few candidates, the biggest reductions.
+FIRST_BATCH = 8
+
+
+@attrs.define
+class Budget:
+    """Judgements left for shrinking, and the findings it refused one to."""
+
+    left: int = SHRINK_BUDGET
+    #: The finding being shrunk (its index), and those that were refused a judgement.
+    finding: int = 0
+    cut: set[int] = attrs.field(factory=set)
+
+    def spend(self) -> bool:
+        self.left -= 1
+        if self.left < 0:
+            self.cut.add(self.finding)
+        return self.left >= 0
+
+
+def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
+                      budget: Budget) -> Found:
+    """Every finding with its minimal example, the smallest examples shrunk first
+    (see the module's docstring); the order of ``found`` is kept."""
+    by_id = {case.id: case for case in cases}
+    shown: list[Sample] = []
+    pairs = list(found)
+    for number in sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0])):
+        finding, witness = pairs[number]
+        budget.finding = number
+        finding = minimise_finding(metric, finding, witness, timeout,
+                                   by_id.get(finding.example.case_id), budget, shown)
+        shown.append((finding.example.hyps, finding.example.refs))
+        pairs[number] = (finding, witness)
+    return pairs
+
+
+def _example_size(finding: Finding) -> int:
+    return size((finding.example.hyps, finding.example.refs))
+
+
+def _process_per_call(metric: str, witness: Witness) -> bool:
+    """Whether a side starts a process per call (an adapter whose ``batch_size`` is
+    above the default, as the Perl script's): there a call costs about the same for
+    one candidate as for 64, so candidates go in full batches and Hypothesis, which
+    judges one at a time, is not used."""
+    sides = [witness.left] + ([witness.right] if witness.right is not None else [])
+    for person in sides:
+        try:
+            batch_size = get_adapter(person.impl, metric).batch_size
+        except Exception:  # the shrinker's own judgement will report why
+            continue
+        if batch_size > Adapter.batch_size:
+            return True
+    return False
+
+
+def holds_for(
+    metric: str, witness: Witness, timeout: float, budget: Budget | None = None,
+    scored: dict[Sample, list[CaseResult]] | None = None,
+) -> shrink.Holds:
+    """The test a smaller case must pass to still show the finding; each side's
+    outcome on every sample judged is kept in ``scored``, if given (so the example
+    finally shown is not scored again)."""
+    budget = budget or Budget()
+
+    def holds(samples: Sequence[Sample]) -> list[bool]:
+        if not budget.spend():
+            return [False] * len(samples)
+        sides = _score_sides(witness, samples, timeout)
+        if scored is not None:
+            scored.update((sample, [side[i] for side in sides])
+                          for i, sample in enumerate(samples))
+        mine = sides[0]
+        if witness.kind in ("crash", "timeout", "invalid-output"):
+            return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
+                    for r in mine]
+        other = sides[1]
+        verdicts = []
+        for sample, a, b in zip(samples, mine, other, strict=True):
+            verdicts.append(_still(metric, witness, sample, a.result, b.result))
+        return verdicts
+
+    return holds
+
+
+def _still(metric: str, witness: Witness, sample: Sample,
+           a: Result | None, b: Result | None) -> bool:
+    if a is None or b is None:
+        return False
+    if witness.kind == "agreement":
+        assert witness.right is not None
+        tolerance = pair_tolerance(witness.left, witness.right)
+        if not headlines_differ(a, b, tolerance):
+            return False
+        if witness.reproduce is None:  # unexplained: keep at least where it shows
+            return stage_of(str(first_difference(a, b, tolerance))) == witness.stage
+        target = b
+    else:
+        difference = first_difference(a, b, witness.left.tolerance)
+        if difference is None or stage_of(str(difference)) != witness.stage:
+            return False
+        target, tolerance = a, witness.left.tolerance
+    if witness.reproduce is None:
+        return True
+    return Reproducer(metric, [sample], [target], tolerance).reproduces(witness.reproduce)
+
+
+#: Generated classes whose cases are long: Hypothesis's shrinker takes minutes on
+#: them (it redraws hundreds of tokens per step), so greedy reduction does it alone.
+_SLOW_TO_SHRINK = frozenset({"long", "corpus"})
+
+#: How many candidate cases Hypothesis may have judged for one finding.  A count,
+#: not seconds, so that the same seed always gives the same minimal case.
+HYPOTHESIS_BUDGET = 40
+
+
+def hypothesis_minimum(
+    metric: str, case: Case, holds: shrink.Holds, seed: int = 0
+) -> Sample | None:
+    """A small case of the same generated class under which the finding still holds,
+    found and shrunk by Hypothesis (bounded by HYPOTHESIS_BUDGET judgements)."""
+    import random
+
+    from hypothesis import HealthCheck, find, settings
+
+    from metricdiff.cases.generate import strategy_for
+
+    try:
+        strategy = strategy_for(case.klass, family(metric))
+    except ValueError:
+        return None
+    # Memoised, so that a case judged once is always judged the same: Hypothesis
+    # replays what it found, and once the budget is spent new cases are refused.
+    verdicts: dict[Sample, bool] = {}
+
+    def still(generated: Case) -> bool:
+        sample = generated.sample
+        if sample not in verdicts:
+            verdicts[sample] = len(verdicts) < HYPOTHESIS_BUDGET and holds([sample])[0]
+        return verdicts[sample]
+
+    config = settings(max_examples=40, database=None, deadline=None,
+                      suppress_health_check=list(HealthCheck))
+    try:
+        found = find(strategy, still, settings=config, random=random.Random(seed))
+    except Exception:  # nothing found in time, or Hypothesis gave up: keep ours
+        return None
+    return found.sample
+
+
+def minimise_finding(
+    metric: str,
+    finding: Finding,
+    witness: Witness,
+    timeout: float,
+    case: Case | None = None,
+    budget: Budget | None = None,
+    known: Sequence[Sample] = (),
+) -> Finding:
+    """The finding shown with the smallest example that still has its cause: the
+    smallest of the ``known`` examples (other findings') that shows it, in one
+    judgement, else a generated case first shrunk by Hypothesis within its class;
+    then greedy reduction, unless the example is already small enough."""
+    original: Sample = (finding.example.hyps, finding.example.refs)
+    start = original
+    if size(start) <= SMALL_ENOUGH:
+        return finding
+    scored: dict[Sample, list[CaseResult]] = {}
+    holds = holds_for(metric, witness, timeout, budget, scored)
+    shared = smallest_holding(known, start, holds)
+    if shared is not None:
+        start = shared
+    elif (case is not None and case.origin == "generated" and case.klass
+            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
+        found = hypothesis_minimum(metric, case, holds)
+        if found is not None and size(found) < size(start):
+            start = found
+    smallest = start
+    if size(start) > SMALL_ENOUGH:
+        first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+        smallest = shrink.minimise(start, holds, first_batch)
+    if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
+        return finding
+    hyps, refs = smallest
+    sides = scored.get(smallest) or [
+        results[0] for results in _score_sides(witness, [smallest], timeout)
+    ]
+    mine, other = sides[0], sides[-1]
+    example = Example(
+        f"{finding.example.case_id}~min", hyps, refs, mine.result,
+        other.result if witness.kind != "crash" else None, mine.error,
+    )
+    # The group's first difference was that of its smallest case before shrinking;
+    # shown next to the minimal example it must describe that example instead.
+    difference = finding.first_difference
+    if witness.kind in ("conformance", "agreement") and example.result_a is not None \
+            and example.result_b is not None:
+        now = first_difference(example.result_a, example.result_b,
+                               pair_tolerance(witness.left, witness.right))
+        difference = "" if now is None else str(now)
+    return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def smallest_holding(known: Sequence[Sample], start: Sample,
+                     holds: shrink.Holds) -> Sample | None:
+    """The smallest of ``known`` (at most ``shrink.BATCH`` of them, each smaller
+    than ``start``) under which the finding holds, judged as one batch."""
+    smaller = sorted({s for s in known if size(s) < size(start)},
+                     key=lambda s: (size(s), repr(s)))[:shrink.BATCH]
+    if not smaller:
+        return None
+    return next((s for s, ok in zip(smaller, holds(smaller), strict=True) if ok), None)
