@@ -48,6 +48,9 @@ SHRINK_BUDGET = 150
 #: The first batch of each greedy round (``shrink.minimise``): a long case's round
 #: usually ends at its first few candidates, the biggest reductions.
 FIRST_BATCH = 8
+#: A finding whose shared example (another finding's) shrinks to this size or less
+#: keeps it; a bigger one is shrunk from its own example as well, the smaller kept.
+SHARED_IS_ENOUGH = SMALL_ENOUGH
 
 
 @attrs.define
@@ -207,27 +210,28 @@ def minimise_finding(
     known: Sequence[Sample] = (),
 ) -> Finding:
     """The finding shown with the smallest example that still has its cause: the
-    smallest of the ``known`` examples (other findings') that shows it, in one
-    judgement, else a generated case first shrunk by Hypothesis within its class;
-    then greedy reduction, unless the example is already small enough."""
+    smallest of the ``known`` examples (other findings') that shows it, found in one
+    judgement and reduced greedily; unless that ends at most SHARED_IS_ENOUGH, also
+    its own example, shrunk (``_own_minimum``), whichever is smaller."""
     original: Sample = (finding.example.hyps, finding.example.refs)
     start = original
     if size(start) <= SMALL_ENOUGH:
         return finding
     scored: dict[Sample, list[CaseResult]] = {}
     holds = holds_for(metric, witness, timeout, budget, scored)
+    first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+    smallest: Sample | None = None
     shared = smallest_holding(known, start, holds)
     if shared is not None:
-        start = shared
-    elif (case is not None and case.origin == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
-        found = hypothesis_minimum(metric, case, holds)
-        if found is not None and size(found) < size(start):
-            start = found
-    smallest = start
-    if size(start) > SMALL_ENOUGH:
-        first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
-        smallest = shrink.minimise(start, holds, first_batch)
+        # Greedy reduction from it too: it is minimal for the finding it came from,
+        # not necessarily for this one.
+        smallest = shrink.minimise(shared, holds, first_batch)
+    if smallest is None or size(smallest) > SHARED_IS_ENOUGH:
+        # Greedy reduction is not optimal: a shared example that stays bigger than
+        # this may be a dead end that the finding's own example avoids.
+        own = _own_minimum(metric, start, case, witness, holds, first_batch)
+        if smallest is None or size(own) < size(smallest):
+            smallest = own
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
@@ -248,6 +252,18 @@ def minimise_finding(
                                pair_tolerance(witness.left, witness.right))
         difference = "" if now is None else str(now)
     return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,
+                 holds: shrink.Holds, first_batch: int) -> Sample:
+    """``start`` shrunk: a generated case first by Hypothesis within its class
+    (not where a side starts a process per call), then by greedy reduction."""
+    if (case is not None and case.origin == "generated" and case.klass
+            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
+        found = hypothesis_minimum(metric, case, holds)
+        if found is not None and size(found) < size(start):
+            start = found
+    return shrink.minimise(start, holds, first_batch)
 
 
 def smallest_holding(known: Sequence[Sample], start: Sample,
