@@ -426,22 +426,22 @@ def test_a_lock_without_its_count_fails_verify(
 
 
 def test_verify_runs_no_code_the_lock_names_unless_told(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.chdir(tmp_path)
-    impl = "cmd:touch PWNED {hyp} {ref}"
+    pwned = tmp_path / "PWNED"  # the trace the command leaves, besides a score
+    impl = f"cmd:sh -c 'touch {pwned}; echo BLEU = 1' sh {{hyp}} {{ref}}"
     lock = tmp_path / "scores.lock"
     status, _out, err = run(capsys, "snapshot", "--metric", "bleu", "--impl", impl,
                            *corpus_lines(tmp_path), "--out", lock)
     assert status == 0, err
-    (tmp_path / "PWNED").unlink()  # snapshot ran it: the user named it there
+    pwned.unlink()  # snapshot ran it: the user named it there
     err = verify_error(capsys, lock)
     assert "--trust-lock" in err and repr(impl) in err, err
-    assert not (tmp_path / "PWNED").exists()
+    assert not pwned.exists()
     for allowed in (["--impl", impl], ["--trust-lock"]):
-        run(capsys, "verify", lock, *allowed)
-        assert (tmp_path / "PWNED").exists(), allowed
-        (tmp_path / "PWNED").unlink()
+        assert run(capsys, "verify", lock, *allowed)[0] == 0
+        assert pwned.exists(), allowed
+        pwned.unlink()
 
 
 def outside_lock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:

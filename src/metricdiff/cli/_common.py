@@ -22,6 +22,7 @@ from metricdiff.errors import (
     OutputError,
 )
 from metricdiff.implementations import AnyAdapter, computes, resolve
+from metricdiff.scoring import DEFAULT_TIMEOUT
 from metricdiff.wording import plural
 
 EXIT_USAGE = 2
@@ -214,6 +215,25 @@ def fixtures_folder(given: str | None) -> Path:
     return root
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def add_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--timeout``: how long an implementation may take on one batch of cases
+    before its worker process is stopped (scoring.DEFAULT_TIMEOUT by default)."""
+    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="seconds an implementation may take on one batch of cases "
+                        f"before it is stopped and its cases count as a timeout (default: "
+                        f"{DEFAULT_TIMEOUT:g})")
+
+
 def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -229,6 +249,7 @@ __all__ = [
     "Parser",
     "add_fixtures_option",
     "add_input_options",
+    "add_timeout",
     "available_adapter",
     "chosen_metrics",
     "computes",
