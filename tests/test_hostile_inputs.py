@@ -486,6 +486,38 @@ def test_verify_reads_only_regular_files_of_bounded_size(
     assert "h.txt:0: 33 bytes is more than verify reads (10 bytes)" in err, err
 
 
+# -------------------------------------------------- tolerances that hide all
+
+
+@pytest.mark.parametrize("digits", ["-3", "-400", "18"])
+def test_a_command_tolerance_out_of_range_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], digits: str
+) -> None:
+    # -3 decimals would be a tolerance of 0.5e3 = 500 BLEU points; -400 overflows.
+    impl = f"cmd:echo BLEU = 3 {{hyp}} {{ref}} #digits={digits}"
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", impl,
+                           *corpus(tmp_path))
+    assert status == 2 and out == "" and err.count("\n") == 1, (status, out, err)
+    assert f"#digits={digits}: it must be a whole number from 0 to 17" in err, err
+
+
+@pytest.mark.parametrize(("old", "new", "says"), [
+    ("abs_tol = 0.0", "abs_tol = inf", "abs_tol = a number from 0 to 100"),
+    ("abs_tol = 0.0", "abs_tol = 500.0", "abs_tol = a number from 0 to 100"),
+    ("rel_tol = 1e-09", "rel_tol = nan", "rel_tol = a number from 0 to 1"),
+])
+def test_a_lock_tolerance_out_of_range_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str, says: str
+) -> None:
+    lock = three_score_lock(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    assert old in text
+    lock.write_text(text.replace(old, new, 1), encoding="utf-8")
+    err = verify_error(capsys, lock)
+    line = int(err.split(f"{lock}:")[1].split(":")[0])
+    assert text.replace(old, new, 1).splitlines()[line - 1] == new and says in err, err
+
+
 # ----------------------------------------------------------------- wording
 
 

@@ -49,6 +49,9 @@ else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 LOCK_FORMAT = 1
+#: The largest tolerances a lock may state: a whole BLEU scale (0-100), a whole
+#: ROUGE one (0-1) is within it; relative, the value itself.
+TOLERANCE_BOUNDS = {"abs_tol": 100.0, "rel_tol": 1.0}
 #: Top-level keys that make a truncated lock fail instead of verifying what is left.
 COUNT_KEY, DIGEST_KEY = "score_count", "score_keys_sha256"
 ROLES = ("fixture", "hyp", "ref", "jsonl")
@@ -269,9 +272,13 @@ class _Reader:
         return value
 
     def number(self, table: Mapping[str, Any], key: str, line: int, what: str) -> float:
-        value = table.get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
-            raise self.fail(self.key_line(line, key), f"{what} needs {key} = a number >= 0")
+        """A tolerance, bounded: ``abs_tol = inf`` (or 500 BLEU points) would let
+        every drift through, the lock passing whatever is computed."""
+        value, most = table.get(key), TOLERANCE_BOUNDS[key]
+        if (isinstance(value, bool) or not isinstance(value, (int, float))
+                or not 0 <= value <= most):
+            raise self.fail(self.key_line(line, key),
+                            f"{what} needs {key} = a number from 0 to {most:g}")
         return float(value)
 
     def table_list(self, document: Mapping[str, Any], key: str) -> list[Any]:

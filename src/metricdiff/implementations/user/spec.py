@@ -40,6 +40,8 @@ PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 DEFAULT_TIMEOUT = 300.0
 OPTIONS = ("score", "scale", "digits", "timeout")
+#: Decimals a float carries, at most: more say nothing.
+MAX_DIGITS = 17
 
 
 @attrs.frozen
@@ -77,6 +79,9 @@ def _options(spec: str, words: Sequence[str]) -> dict[str, Any]:
                 typed[key] = pattern
             elif key == "digits":
                 typed[key] = int(value)
+                if not 0 <= typed[key] <= MAX_DIGITS:
+                    # -3 would be a tolerance of 500 BLEU points, -400 an overflow.
+                    raise ValueError(f"it must be a whole number from 0 to {MAX_DIGITS}")
             else:
                 typed[key] = float(value)
                 if not typed[key] > 0:
