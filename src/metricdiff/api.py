@@ -116,7 +116,7 @@ def score(
     (axis -> value) changed.  ``score`` is BLEU on 0-100, ROUGE's F on 0-1, as
     the implementations report them; ``corpus`` has the rest.  A peer or your own
     implementation runs in a worker process: one that raises, dies, hangs or
-    returns an invalid result raises ``ScoringFailed`` saying which."""
+    returns an invalid result raises ``ImplementationFailed`` saying which."""
     from metricdiff import scoring
     from metricdiff.implementations import get_adapter
     from metricdiff.profiles import profile_of
@@ -152,8 +152,8 @@ def compare(
     implementation); ``report``: the ROUGE number compared (f, recall,
     precision); ``jobs``, ``timeout``: the worker processes' number and time
     allowed per implementation and metric."""
-    from metricdiff.cli._common import chosen_metrics
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
+    from metricdiff.implementations import chosen_metrics
 
     corpus = per_segment(hyps, refs, ref_streams)
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
@@ -192,7 +192,7 @@ def audit(
     from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.metric import audit_metric
     from metricdiff.cases import Case
-    from metricdiff.cli._common import chosen_metrics
+    from metricdiff.implementations import chosen_metrics
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)

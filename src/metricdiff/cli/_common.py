@@ -91,24 +91,6 @@ def available_adapter(spec: str, metric: str) -> AnyAdapter:
     return adapter
 
 
-def chosen_metrics(
-    requested: Sequence[str] | None, impls: Sequence[str] | None, defaults: Sequence[str]
-) -> list[str]:
-    """The metrics a command runs: ``--metric``'s; else the default ones, but with
-    ``--impl`` only those one of the named implementations computes (running
-    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
-    if requested:
-        return list(dict.fromkeys(requested))
-    if not impls:
-        return list(defaults)
-    chosen = [m for m in defaults if any(computes(name, m) for name in impls)]
-    if not chosen:
-        raise ConventionError(
-            f"none of {', '.join(impls)} computes any of: {', '.join(defaults)}; give --metric"
-        )
-    return chosen
-
-
 def output_folder(path: str, option: str = "--out") -> Path:
     """The folder ``path``, created if needed and checked to be writable, or a
     one-line error naming it.  Commands call it before they score anything, so
@@ -251,7 +233,6 @@ __all__ = [
     "add_input_options",
     "add_timeout",
     "available_adapter",
-    "chosen_metrics",
     "computes",
     "fixtures_folder",
     "input_given",

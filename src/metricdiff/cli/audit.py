@@ -13,7 +13,6 @@ from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
     add_input_options,
-    chosen_metrics,
     fixtures_folder,
     input_given,
     input_name,
@@ -26,7 +25,7 @@ from metricdiff.cli._common import (
     whole_number,
 )
 from metricdiff.errors import AdapterUnavailable, InputError
-from metricdiff.implementations import adapter_names, computes, families_of
+from metricdiff.implementations import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.wording import could_not_score
 
