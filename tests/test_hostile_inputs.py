@@ -486,6 +486,38 @@ def test_verify_reads_only_regular_files_of_bounded_size(
     assert "h.txt:0: 33 bytes is more than verify reads (10 bytes)" in err, err
 
 
+# ---------------------------------------------------------- hanging commands
+
+
+def sleeping(seconds: str) -> list[int]:
+    """The process ids whose command line is ``sleep SECONDS``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
+                    f"sleep\0{seconds}\0".encode()):
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
+def test_a_hanging_command_is_a_timeout_and_leaves_no_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The hang is certain (sleep 777), so a short per-call limit loses nothing.
+    impl = "cmd:sh -c 'sleep 777; echo BLEU = 1' sh {hyp} {ref} #timeout=0.5"
+    out_dir = tmp_path / "out"
+    before = set(sleeping("777"))
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                           "--impl", impl, *corpus(tmp_path), "--no-minimise", "--out", out_dir)
+    rows = [json.loads(line) for line in
+            (out_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
+    mine = [row for row in rows if row["impl"] == impl]
+    assert mine and {row["status"] for row in mine} == {"timeout"}, mine
+    assert set(sleeping("777")) <= before, "the command's sleep outlived the timeout"
+    assert status == 1 and "could not score" in out, (out, err)
+
+
 # -------------------------------------------------- tolerances that hide all
 
 

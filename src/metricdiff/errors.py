@@ -114,6 +114,11 @@ class CommandFailed(ImplementationError, RuntimeError):
     """The program exited with a status other than 0, or did not finish in time."""
 
 
+class CommandTimedOut(CommandFailed):
+    """The program did not finish in time (its whole process group was killed): a
+    ``timeout`` outcome, not a crash."""
+
+
 class MissingReferenceError(ImplementationError, ValueError):
     """pycocoevalcap refuses a segment that has no reference at all."""
 
@@ -155,6 +160,7 @@ __all__ = [
     "AdapterUnavailable",
     "BadSpec",
     "CommandFailed",
+    "CommandTimedOut",
     "ConventionError",
     "DataDirError",
     "EmptyInputError",

@@ -9,7 +9,12 @@ import importlib
 from collections.abc import Sequence
 
 from metricdiff.cases.case import Sample
-from metricdiff.errors import AdapterUnavailable, InvalidOutput, UnsupportedOption
+from metricdiff.errors import (
+    AdapterUnavailable,
+    CommandTimedOut,
+    InvalidOutput,
+    UnsupportedOption,
+)
 from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import Adapter
 from metricdiff.profiles.metrics import Options
@@ -17,6 +22,7 @@ from metricdiff.scoring.execution import (
     CRASH,
     INVALID,
     OK,
+    TIMEOUT,
     CaseResult,
     Job,
     OnResult,
@@ -30,6 +36,8 @@ def judge(value: object) -> CaseResult:
     """One of ``score_cases``'s outcomes as a ``CaseResult``."""
     if isinstance(value, InvalidOutput):  # it answered, but not with a score
         return CaseResult(INVALID, None, describe(value))
+    if isinstance(value, CommandTimedOut):  # its own time limit, a hang not a crash
+        return CaseResult(TIMEOUT, None, describe(value))
     if isinstance(value, BaseException):
         return CaseResult(CRASH, None, describe(value), raised_by(value))
     problem = validate(value)

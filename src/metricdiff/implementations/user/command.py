@@ -3,18 +3,20 @@ references, its score read from standard output."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import IO, Any, ClassVar
 
 from metricdiff.cases.escapes import escape_sentence_breaks
-from metricdiff.errors import CommandFailed, InvalidOutput, UnsupportedOption
+from metricdiff.errors import CommandFailed, CommandTimedOut, InvalidOutput, UnsupportedOption
 from metricdiff.implementations.base import Cases, References, Tolerance
 from metricdiff.implementations.user.base import FIELDS, UserAdapter, result_from_fields
 from metricdiff.implementations.user.spec import PLACEHOLDER, CommandLine
@@ -82,6 +84,28 @@ def read_score(output: str, pattern: re.Pattern[str] | None, family_name: str) -
         raise InvalidOutput(f"not a number: {found.group(1)!r}") from None
 
 
+def _run_in_own_group(
+    argv: list[str], stdin: IO[bytes], timeout: float
+) -> tuple[int, bytes, bytes]:
+    """Run ``argv`` in a process group of its own; past ``timeout``, kill the whole
+    group: a shell's ``sleep`` (a grandchild) would outlive killing the shell alone."""
+    process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise CommandTimedOut(f"no answer within {timeout:g} s") from None
+    except BaseException:  # interrupted: leave nothing running behind
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+        raise
+    return process.returncode, stdout, stderr
+
+
 class CommandAdapter(UserAdapter):
     """An external program, given files, its score read from standard output."""
 
@@ -135,16 +159,10 @@ class CommandAdapter(UserAdapter):
                     argv.append(PLACEHOLDER.sub(lambda m: files[m.group(1)], word))
             stdin = files[command.stdin] if command.stdin else os.devnull
             with open(stdin, "rb") as source:
-                try:
-                    done = subprocess.run(
-                        argv, stdin=source, capture_output=True, timeout=command.timeout,
-                        check=False,
-                    )
-                except subprocess.TimeoutExpired:
-                    raise CommandFailed(f"no answer within {command.timeout:g} s") from None
-        out = done.stdout.decode("utf-8", "replace")
-        if done.returncode != 0:
-            errors = done.stderr.decode("utf-8", "replace").strip().splitlines()
+                returncode, stdout, stderr = _run_in_own_group(argv, source, command.timeout)
+        out = stdout.decode("utf-8", "replace")
+        if returncode != 0:
+            errors = stderr.decode("utf-8", "replace").strip().splitlines()
             last = errors[-1] if errors else "(no message)"
-            raise CommandFailed(f"exit status {done.returncode}: {last}")
+            raise CommandFailed(f"exit status {returncode}: {last}")
         return out
