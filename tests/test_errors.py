@@ -67,6 +67,7 @@ def test_whose_fault_it_is() -> None:
     # What an implementation does while scoring is a finding about it (exit 1);
     # what metricdiff was given or this machine lacks is not (exit 2).
     failed = {"ImplementationFailed", "EmptyInputError", "InvalidOutput", "CommandFailed",
+              "CommandTimedOut",
               "MissingReferenceError", "Rouge155Error", "Rouge155ScriptDied"}
     for name in errors.__all__:
         cls = getattr(errors, name)
