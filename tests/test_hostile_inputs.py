@@ -518,6 +518,41 @@ def test_a_hanging_command_is_a_timeout_and_leaves_no_process(
     assert status == 1 and "could not score" in out, (out, err)
 
 
+# ------------------------------------------------- what `score` is given back
+
+EVIL = """
+class Unprintable(Exception):
+    def __str__(self):
+        raise RuntimeError("no message")
+
+def nan(hyps, refs, metric): return {"score": float("nan")}
+def inf(hyps, refs, metric): return {"score": float("inf")}
+def negative(hyps, refs, metric): return {"score": -5.0}
+def huge(hyps, refs, metric): return {"score": 10**400}
+def unprintable(hyps, refs, metric): raise Unprintable()
+"""
+
+
+@pytest.mark.parametrize(("function", "says"), [
+    ("nan", "returned an invalid result on h.txt: score is NaN"),
+    ("inf", "returned an invalid result on h.txt: score is inf"),
+    ("negative", "returned an invalid result on h.txt: score -5 is negative"),
+    ("huge", "returned an invalid result on h.txt: score is too large for a float"),
+    ("unprintable", "failed on h.txt: Unprintable: (message unavailable)"),
+])
+def test_score_refuses_what_the_audit_calls_invalid(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    function: str, says: str,
+) -> None:
+    (tmp_path / "evil.py").write_text(EVIL, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    corpus(tmp_path)
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl",
+                           f"python:evil.py:{function}", "--hyp", "h.txt", "--ref", "h.txt")
+    assert status == 1 and out == "" and err.count("\n") == 1, (status, out, err)
+    assert err.startswith("metricdiff: error: python:evil.py:") and says in err, err
+
+
 # -------------------------------------------------- tolerances that hide all
 
 

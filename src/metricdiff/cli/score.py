@@ -27,6 +27,7 @@ from metricdiff.implementations.text.lost_input import LostInput, lost_input
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
+from metricdiff.scoring.validate import describe, validate
 from metricdiff.statistics import BleuResult
 
 
@@ -110,15 +111,22 @@ def _texts(group: _Group, corpus: Case) -> Case:
 
 def _score(group: _Group, texts: Case, sentences: bool, source: str) -> list[Scored[Any]]:
     metrics = [metric for metric, _ in group.requests]
+    scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
     try:
-        return group.adapter.score_many(group.requests, texts.hyps, texts.refs,
-                                        sentences=sentences)
+        scored = group.adapter.score_many(group.requests, texts.hyps, texts.refs,
+                                          sentences=sentences)
     except Exception as error:  # the peer's own failure, not metricdiff's
-        scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
+        # describe(): one line even when the exception's own __str__ raises.
         raise ImplementationFailed(
-            f"{_who(group.adapter)} failed on {source}{scoring}: "
-            f"{type(error).__name__}: {error}"
+            f"{_who(group.adapter)} failed on {source}{scoring}: {describe(error)}"
         ) from error
+    for one in scored:  # what the audit calls invalid-output is no score here either
+        for result in [one.corpus, *(one.sentences or [])]:
+            problem = validate(result)
+            if problem is not None:
+                raise ImplementationFailed(f"{_who(group.adapter)} returned an invalid "
+                                           f"result on {source}{scoring}: {problem}")
+    return scored
 
 
 def _lost_input(group: _Group, texts: Case) -> LostInput | None:

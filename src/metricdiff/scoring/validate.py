@@ -62,11 +62,12 @@ def _all_fine(fields: list[tuple[str, Any, str]]) -> bool:
     thousands of the reference's); a value that is not a number says no."""
     try:
         return all(
-            (0.0 <= value <= 1.0 + RATIO_SLACK) if kind == "ratio" else (0.0 <= value < math.inf)
+            (0.0 <= float(value) <= 1.0 + RATIO_SLACK) if kind == "ratio"
+            else (0.0 <= float(value) < math.inf)
             for _, values, kind in fields
             for value in (values if isinstance(values, (tuple, list)) else (values,))
         )
-    except TypeError:  # compared a value that is not a number
+    except (TypeError, ValueError, OverflowError):  # not a number, or no float holds it
         return False
 
 
@@ -76,6 +77,8 @@ def _problem(name: str, raw: Any, kind: str) -> str | None:
         value = float(raw)
     except (TypeError, ValueError):
         return f"{name} is not a number ({_short(repr(raw), 40)})"
+    except OverflowError:  # an int such as 10**400: no float holds it
+        return f"{name} is too large for a float"
     if math.isnan(value):
         return f"{name} is NaN"
     if math.isinf(value):
