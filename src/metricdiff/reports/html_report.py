@@ -61,6 +61,7 @@ code, .text { font-family: ui-monospace, monospace; white-space: pre-wrap;
 .conforms { background: #e6f4e1; }
 .departs { background: #ffe3a3; }
 .na { color: #888; }
+.fails { background: #f4b6b6; }
 .failed { background: #555; color: #fff; }
 .cls { text-align: center; font-family: ui-monospace, monospace; }
 tr.group th { background: #e4e4f0; }
@@ -131,7 +132,7 @@ def _segments_inline(finding: Finding) -> str:
 
 
 def conformance_table(section: MetricReport) -> str:
-    css = {"conforms": "conforms", "departs": "departs", "not applicable": "na"}
+    css = {"conforms": "conforms", "departs": "departs", "fails": "fails"}
     rows = [[td(escape(row.implementation)),
              *(td(escape(status.text()), css[status.status]) for status in row.cells)]
             for row in section.conformance]
@@ -325,11 +326,14 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
         parts.append("<p>None: every implementation agrees on every case.</p>")
     parts += [
         f"<h3>Conformance to {spec}</h3>",
-        "<p>Per clause: <i>conforms</i> (the declared profile takes the paper's value on "
-        "the clause's axes and no conformance finding names them), <i>departs on AXIS "
-        "(VALUE)</i> (declared; <i>found:</i> where a conformance finding shows the "
-        "implementation behaving so), <i>not applicable</i> (no axis of the clause matters "
-        f"to {escape(section.metric)}).</p>",
+        f"<p>One column per clause {escape(section.metric)} depends on; a family of "
+        "variant clauses (<code>-*</code>) is one column, each cell naming the clause the "
+        "implementation follows. <i>conforms</i> (the declared profile takes the paper's "
+        "value on the clause's axes and no conformance finding lands here), <i>departs on "
+        "AXIS (VALUE)</i> (declared; <i>found:</i> where a conformance finding shows the "
+        "implementation behaving so), <i>fails</i> (a difference from the reference "
+        "configured as the implementation that no axis explains starts at a statistic of "
+        "this clause).</p>",
         conformance_table(section),
     ]
     if section.unexplained:

@@ -81,9 +81,12 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
                 {
                     "implementation": row.implementation,
                     "clauses": [
-                        {"clause": status.clause, "status": status.status,
-                         "text": status.text(), "axes": list(status.axes),
-                         "declared": dict(status.declared), "found": dict(status.found)}
+                        {"clause": status.clause, "member": status.member,
+                         "status": status.status, "text": status.text(),
+                         "axes": list(status.axes), "declared": dict(status.declared),
+                         "found": dict(status.found),
+                         "failures": [{"first_difference": difference, "count": count}
+                                      for difference, count in status.failures]}
                         for status in row.cells
                     ],
                 }

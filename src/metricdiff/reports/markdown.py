@@ -130,11 +130,13 @@ def metric_section(section: MetricReport) -> list[str]:
     lines += [
         f"### Conformance to {spec}",
         "",
-        "Per clause: `conforms` (the declared profile takes the paper's value on the "
-        "clause's axes and no conformance finding names them), `departs on AXIS (VALUE)` "
+        f"One column per clause {section.metric} depends on; a family of variant "
+        "clauses (`-*`) is one column, each cell naming the clause the implementation "
+        "follows. `conforms` (the declared profile takes the paper's value on the "
+        "clause's axes and no conformance finding lands here), `departs on AXIS (VALUE)` "
         "(declared; `found:` where a conformance finding shows the implementation "
-        "behaving so), `not applicable` (no axis of the clause matters to "
-        f"{section.metric}).",
+        "behaving so), `fails` (a difference from the reference configured as the "
+        "implementation that no axis explains starts at a statistic of this clause).",
         "",
         conformance_table(section),
         "",
