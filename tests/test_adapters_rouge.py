@@ -5,7 +5,7 @@ adapter's own output: sentence scores must be equal (the same floating-point
 computation), corpus means to 1e-12 where the adapter averages.  pltrdy's
 ``rouge`` and py-rouge are reached through ``adapters._isolated`` (both install
 a package named ``rouge``); their tests skip when
-``scripts/install-isolated-peers.sh`` has not been run.  torchmetrics' tests
+``metricdiff install-peers`` has not been run.  torchmetrics' tests
 skip without torch.
 """
 
@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
-import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
+from metricdiff.cli import main
 from metricdiff.implementations import (
     UnsupportedOption,
     adapter_names,
@@ -586,20 +585,61 @@ def test_peers_dir_is_configurable(monkeypatch, tmp_path):
     assert _isolated.peers_dir() == tmp_path
     assert _isolated.peer_dir("py-rouge") == tmp_path / "py-rouge"
     if _isolated.main_env_owner("rouge") is None:
-        with pytest.raises(_isolated.PeerNotInstalled, match=r"install-isolated-peers\.sh"):
+        with pytest.raises(_isolated.PeerNotInstalled, match="metricdiff install-peers"):
             _isolated.locate("py-rouge")
     monkeypatch.delenv(_isolated.ENV_VAR)
     if sys.prefix != sys.base_prefix:
         assert _isolated.peers_dir() == Path(sys.prefix) / "metricdiff-peers"
 
 
-def test_isolated_module_cli_and_script(root):
-    script = root / "scripts" / "install-isolated-peers.sh"
-    assert script.is_file() and os.access(script, os.X_OK)
-    module = "metricdiff.implementations.peers._isolated"
-    where = subprocess.run([sys.executable, "-m", module, "where"],
-                           capture_output=True, text=True, check=True)
-    assert where.stdout.strip() == str(_isolated.peers_dir())
+def installed_here(root, folder, distribution, version):
+    """A folder that looks, to importlib.metadata, like pip put ``distribution``
+    there: its dist-info with the two fields a version lookup reads."""
+    info = root / folder / f"{distribution.replace('-', '_')}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {distribution}\n"
+                                   f"Version: {version}\n", encoding="utf-8")
+
+
+def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv(_isolated.ENV_VAR, str(tmp_path))
+    status = main(["install-peers", "--dry-run"])
+    out = capsys.readouterr().out.splitlines()
+    assert status == 0
+    # The pins of pyproject's `rouge` comment and the PyPI names: rouge 1.0.1 is
+    # pltrdy's, py-rouge 1.1 Antognini's; each into its own folder, no dependencies.
+    assert out[0].startswith(f"rouge-pltrdy: would install rouge==1.0.1 into "
+                             f"{tmp_path / 'rouge-pltrdy'}: ")
+    assert out[0].endswith(f" -m pip install --quiet --no-deps --target "
+                           f"{tmp_path / 'rouge-pltrdy'} rouge==1.0.1")
+    assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
+    assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
+    assert len(out) == 2 and not any(tmp_path.iterdir())  # nothing installed
+
+
+def test_install_peers_leaves_what_is_there_and_says_where_it_looks(
+    capsys, monkeypatch, tmp_path
+):
+    looked_in = tmp_path / "default"
+    monkeypatch.setenv(_isolated.ENV_VAR, str(looked_in))
+    other = tmp_path / "other"
+    installed_here(other, "py-rouge", "py-rouge", "1.1")
+    status = main(["install-peers", "py-rouge", "--dir", str(other)])
+    assert status == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"py-rouge: py-rouge==1.1 already in {other / 'py-rouge'}",
+        f"metricdiff looks in {looked_in}: set {_isolated.ENV_VAR}={other} for it to "
+        "load these",
+    ]
+
+
+def test_install_peers_refuses_an_unknown_peer(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["install-peers", "rouge-score"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unknown peer rouge-score" in err
+    assert "rouge-pltrdy, py-rouge" in err
 
 
 @pytest.mark.parametrize("name", ["rouge-pltrdy", "py-rouge"])

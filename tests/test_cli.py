@@ -7,7 +7,9 @@ import math
 
 import pytest
 
-from metricdiff.cli import main
+from metricdiff.cases.fixtures import load_all, load_spec_examples
+from metricdiff.cli import build_parser, main
+from metricdiff.cli._common import fixtures_folder
 
 
 @pytest.fixture
@@ -120,6 +122,34 @@ def test_check_writes_reports(capsys, tmp_path, root):
     data = json.loads((tmp_path / "check.json").read_text())
     assert data["outcomes"] and all(o["impl"] == "reference" for o in data["outcomes"])
     assert " 0 problems" in out
+
+
+def test_check_outside_the_repository_runs_the_bundled_cases(
+    capsys, tmp_path, root, monkeypatch
+):
+    monkeypatch.chdir(tmp_path)  # no fixtures/ or spec/ here
+    status, out, _ = run(capsys, "check", "--impl", "reference", "--out", "out")
+    assert status == 0
+    # The bundled cases are the repository's fixture files and the specs' worked
+    # examples, read here straight from the checkout.
+    cases = load_all(root / "fixtures") + [
+        case for spec in sorted((root / "spec").glob("*.md")) for case in load_spec_examples(spec)
+    ]
+    data = json.loads((tmp_path / "out" / "check.json").read_text())
+    assert {o["case"] for o in data["outcomes"]} == {case.id for case in cases}
+    assert out.splitlines()[-1].startswith(f"{len(cases)} cases, 1 implementation")
+    assert " 0 problems" in out
+
+
+@pytest.mark.parametrize("command", [["audit", "--generate", "3"], ["check"],
+                                     ["snapshot", "--out", "x.lock", "--hyp", "h"]])
+def test_fixtures_without_a_folder_means_the_bundled_ones(root, command):
+    # `--fixtures` followed by another option: the bundled fixtures, which the tests
+    # (run on the checkout's source) find in the checkout's fixtures/.
+    args = build_parser().parse_args([command[0], "--fixtures", *command[1:]])
+    assert args.fixtures == ""
+    assert fixtures_folder(args.fixtures) == root / "fixtures"
+    assert build_parser().parse_args(command).fixtures is None
 
 
 #: Two ``must_`` cases whose expected values are wrong on purpose, so that every

@@ -23,6 +23,7 @@ import metricdiff.audit.journal
 import metricdiff.audit.metric
 import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
+from metricdiff.cases import bundled
 from metricdiff.cli import EXIT_INTERRUPTED, main
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
 from metricdiff.wording import plural
@@ -167,14 +168,19 @@ def test_a_missing_or_empty_fixture_folder_is_an_error(
 @pytest.mark.usefixtures("no_scoring")
 @pytest.mark.parametrize("command", [["audit", "--metric", "bleu", "--impl", "reference"],
                                      ["check", "--impl", "reference"]])
-def test_the_default_fixture_folder_outside_the_repository_is_an_error(
+def test_an_installation_without_its_bundled_fixtures_is_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
     command: list[str],
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # no fixtures/ here
+    # A wheel built without the pyproject's force-include: no fixtures in the
+    # package, and no checkout around it.
+    package = tmp_path / "lib" / "site-packages" / "metricdiff"
+    package.mkdir(parents=True)
+    monkeypatch.setattr(bundled, "PACKAGE", package)
+    monkeypatch.chdir(tmp_path)
     status, _, err = run(capsys, *command, "--out", "out")
     assert status == 2
-    one_line_error(err, "fixtures: no such folder", "give --fixtures DIR")
+    one_line_error(err, "fixtures: no such folder", "reinstall it, or give --fixtures DIR")
 
 
 # ------------------------------------------------------------ 5. --out folder

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from metricdiff.cases import bundled
+from metricdiff.cases.bundled import bundled_cases
 from metricdiff.cases.fixtures import FixtureError, load_all, load_file
 
 GOOD = '''format = 1
@@ -50,3 +52,31 @@ def test_duplicate_ids_across_files(tmp_path):
     (tmp_path / "b.toml").write_text(GOOD)
     with pytest.raises(FixtureError, match="duplicate case id must_example"):
         load_all(tmp_path)
+
+
+def test_bundled_cases_are_located_without_the_machines_path(root):
+    # The tests run on the checkout's source: its fixtures/ and spec/ are the
+    # bundled ones, named from the checkout in every location (and so in reports).
+    cases = bundled_cases()
+    basics = next(case for case in cases if case.id == "must_basic_exact_match")
+    line = (root / "fixtures" / "bleu" / "basics.toml").read_text().splitlines().index(
+        'id = "must_basic_exact_match"') + 1
+    assert basics.location == f"fixtures/bleu/basics.toml:{line}"
+    spec_locations = {case.location.rsplit(":", 1)[0] for case in cases
+                      if not case.location.startswith("fixtures/")}
+    assert spec_locations == {"spec/bleu.md", "spec/rouge.md"}
+
+
+def test_a_case_id_in_both_a_fixture_file_and_a_spec_is_refused(tmp_path, monkeypatch):
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "a.toml").write_text(GOOD)
+    (tmp_path / "spec").mkdir()
+    example = GOOD.replace("format = 1\n", "")
+    spec = f"# Spec\n\n```toml metricdiff-example\n{example}```\n"
+    (tmp_path / "spec" / "bleu.md").write_text(spec)
+    monkeypatch.setattr(bundled, "shipped_folder", lambda name: tmp_path / name)
+    # The id line: the heading, a blank line, the fence, the example's blank first
+    # line and [[case]] come before it (line 6); in a.toml, line 4.
+    with pytest.raises(FixtureError, match=r"bleu\.md:6: duplicate case id must_example "
+                                           r"\(first at .*a\.toml:4\)"):
+        bundled_cases()

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
+
+from metricdiff.cases import bundled
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -156,7 +158,7 @@ def load_file(path: Path) -> list[Case]:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise FixtureError(f"{path}:1: cannot read fixture file: {error}") from None
-    return parse_cases(text, path)
+    return parse_cases(text, bundled.shown(path))
 
 
 def load_spec_examples(path: Path) -> list[Case]:
@@ -165,7 +167,7 @@ def load_spec_examples(path: Path) -> list[Case]:
     cases: list[Case] = []
     for block in _EXAMPLE_BLOCK.finditer(text):
         first_line = text.count("\n", 0, block.start(1))
-        cases += parse_cases(block.group(1), path, first_line)
+        cases += parse_cases(block.group(1), bundled.shown(path), first_line)
     return cases
 
 
@@ -185,15 +187,19 @@ def check_fixture_folder(root: Path) -> None:
         raise FixtureError(f"{root}: no fixture files (*.toml) in this folder")
 
 
+def with_unique_ids(cases: Iterable[Case]) -> list[Case]:
+    """``cases`` as a list; FixtureError, naming both places, at an ID seen twice."""
+    kept: list[Case] = []
+    seen: dict[str, str] = {}
+    for case in cases:
+        if case.id in seen:
+            raise FixtureError(f"{case.location}: duplicate case id {case.id} "
+                               f"(first at {seen[case.id]})")
+        seen[case.id] = case.location
+        kept.append(case)
+    return kept
+
+
 def load_all(root: Path) -> list[Case]:
     """Every case under ``root``; IDs must be unique across files."""
-    cases: list[Case] = []
-    seen: dict[str, str] = {}
-    for path in iter_fixture_files(root):
-        for case in load_file(path):
-            if case.id in seen:
-                raise FixtureError(f"{case.location}: duplicate case id {case.id} "
-                                   f"(first at {seen[case.id]})")
-            seen[case.id] = case.location
-            cases.append(case)
-    return cases
+    return with_unique_ids(case for path in iter_fixture_files(root) for case in load_file(path))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
 from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
@@ -99,6 +100,12 @@ def output_folder(path: str, option: str = "--out") -> Path:
     return folder
 
 
+def add_fixtures_option(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--fixtures [DIR]``: DIR, or with no DIR the bundled cases (``""``), which
+    is how to add them to a command's other inputs without naming where they are."""
+    parser.add_argument("--fixtures", nargs="?", const="", metavar="DIR", help=help)
+
+
 def add_input_options(parser: argparse.ArgumentParser, use: str = "") -> None:
     """The options that name a corpus: ``--hyp FILE --ref FILE...``, or ``--jsonl
     FILE`` with ``--hyp-field``/``--ref-field``.  ``use`` ends the group's
@@ -162,23 +169,21 @@ def input_name(args: argparse.Namespace) -> str:
     return str(args.jsonl if args.jsonl is not None else args.hyp)
 
 
-#: Where ``--fixtures`` points when it is not given (``audit``, ``check``).
-DEFAULT_FIXTURES = "fixtures"
-
-
 def fixtures_folder(given: str | None) -> Path:
     """The ``--fixtures`` folder, checked to hold fixture files (FixtureError, one
-    line naming it, if not).  The default is relative to the current directory,
-    which is what goes wrong outside the repository: the error says so."""
-    root = Path(given or DEFAULT_FIXTURES)
+    line naming it, if not); by default (None, or ``--fixtures`` without DIR)
+    the fixtures that ship with metricdiff."""
+    if given:
+        root = Path(given)
+        check_fixture_folder(root)
+        return root
+    root = bundled.fixtures_folder()
     try:
         check_fixture_folder(root)
     except FixtureError as error:
-        if given is not None:
-            raise
         raise FixtureError(
-            f"{error} (the default --fixtures, relative to the current directory: run "
-            "from the repository root or give --fixtures DIR)"
+            f"{error} (the bundled fixtures are missing from this installation of "
+            "metricdiff: reinstall it, or give --fixtures DIR)"
         ) from None
     return root
 
@@ -191,13 +196,13 @@ def isatty(stream: Any) -> bool:
 
 
 __all__ = [
-    "DEFAULT_FIXTURES",
     "EXIT_IMPLEMENTATION_FAILED",
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
     "Commands",
     "ImplementationFailed",
     "Parser",
+    "add_fixtures_option",
     "add_input_options",
     "available_adapter",
     "chosen_metrics",

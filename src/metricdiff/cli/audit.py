@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from metricdiff.cases.files import Corpus, InputError
 from metricdiff.cli._common import (
     Commands,
+    add_fixtures_option,
     add_input_options,
     chosen_metrics,
     computes,
@@ -208,8 +209,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="declare the profile of your own implementation (default: "
                        "unknown, and inferred)")
-    audit.add_argument("--fixtures", help="fixture folder (default: fixtures/, used unless "
-                       "--hyp, --jsonl or --generate is given alone)")
+    add_fixtures_option(audit, "fixture folder (default, or without DIR: the fixtures that "
+                        "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
+                        "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
     audit.add_argument("--generate", type=int, default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")

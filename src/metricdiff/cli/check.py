@@ -5,8 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 
+from metricdiff.cases.bundled import bundled_cases
 from metricdiff.cases.fixtures import load_all
-from metricdiff.cli._common import Commands, fixtures_folder, output_folder, plural
+from metricdiff.cli._common import (
+    Commands,
+    add_fixtures_option,
+    fixtures_folder,
+    output_folder,
+    plural,
+)
 from metricdiff.implementations import AnyAdapter, adapter_for_family, adapter_names, families_of
 
 
@@ -18,7 +25,9 @@ def run(args: argparse.Namespace) -> int:
     # Everything that can be wrong with the command line, before anything runs.
     for name in names:
         families_of(name)  # an unknown name
-    cases = load_all(fixtures_folder(args.fixtures))
+    folder = fixtures_folder(args.fixtures)  # a missing or empty folder is an error
+    # By default the specs' worked examples are checked too: the papers' own numbers.
+    cases = load_all(folder) if args.fixtures else bundled_cases()
     out = output_folder(args.out)
     adapters: list[AnyAdapter] = []
     for name in names:
@@ -62,8 +71,9 @@ def register(commands: Commands) -> None:
         "on them); 2 for bad input (an unknown implementation, a missing or malformed "
         "fixture folder, an --out folder that cannot be created).",
     )
-    check.add_argument("--fixtures", help="folder of fixture files (default: fixtures/ in "
-                       "the current directory)")
+    add_fixtures_option(check, "folder of fixture files (default, or without DIR: the cases "
+                        "that ship with metricdiff: its fixture files and the specs' worked "
+                        "examples)")
     check.add_argument("--impl", action="append", help="only these implementations")
     check.add_argument("--out", default="reports", help="folder for check.md and check.json")
     check.set_defaults(run=run)

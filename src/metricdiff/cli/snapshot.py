@@ -8,8 +8,9 @@ from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
-from metricdiff.cli._common import Commands, add_input_options, input_given
+from metricdiff.cli._common import Commands, add_fixtures_option, add_input_options, input_given
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     cases: list[tuple[snapshot.SnapCase, str]] = []
     inputs: list[snapshot.InputFile] = []
     if use_fixtures:
-        files = snapshot.fixture_files(Path(args.fixtures or "fixtures"))
+        given = Path(args.fixtures) if args.fixtures else bundled.fixtures_folder()
+        files = snapshot.fixture_files(given)
         cases += [(case, metric) for case, metric in snapshot.fixture_cases(files)
                   if not args.metric or metric in args.metric]
         inputs += [snapshot.input_file("fixture", path, out.parent) for path in files]
@@ -104,9 +106,10 @@ def register(commands: Commands) -> None:
         "snapshot", help="record every score in a lock file that `verify` can check later"
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
-    snap.add_argument("--fixtures", help="fixture folder: each case under its own metric and "
-                      "each implementation's default profile (default: fixtures/, used "
-                      "unless --hyp or --jsonl is given alone)")
+    add_fixtures_option(snap, "fixture folder: each case under its own metric and each "
+                        "implementation's default profile (default, or without DIR: the "
+                        "fixtures that ship with metricdiff; used unless --hyp or --jsonl "
+                        "is given alone)")
     add_input_options(snap, ": each segment and the whole corpus are scored")
     snap.add_argument("--impl", action="append",
                       help="this implementation (repeatable; default: every available one)")

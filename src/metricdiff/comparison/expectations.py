@@ -17,6 +17,7 @@ import attrs
 from metricdiff.cases.fixtures import Case, Expectation
 from metricdiff.implementations import AdapterUnavailable, AnyAdapter, UnsupportedOption
 from metricdiff.implementations.base import Tolerance
+from metricdiff.machine_paths import without_machine_paths
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import Result
 
@@ -138,7 +139,8 @@ def run_expectation(
     except Exception as error:  # a peer that raises is a finding, not our crash
         status = REFUSED if case.verdict_class == "reject" else CRASH
         return attrs.evolve(
-            base, status=status, detail=f"{type(error).__name__}: {error}", signature=signature
+            base, status=status, detail=without_machine_paths(f"{type(error).__name__}: {error}"),
+            signature=signature,
         )
     status, detail = _judge(case, expectation, result, adapter.tolerance)
     return attrs.evolve(base, status=status, detail=detail, result=result,

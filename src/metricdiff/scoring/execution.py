@@ -104,6 +104,7 @@ import attrs
 
 from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import Adapter, InvalidOutput
+from metricdiff.machine_paths import without_machine_paths
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -247,9 +248,10 @@ def validate(result: object) -> str | None:
 
 
 def describe(error: BaseException) -> str:
-    """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters."""
+    """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters, with
+    no machine-specific path (it goes into findings and reports)."""
     try:
-        message = " ".join(str(error).split())
+        message = without_machine_paths(" ".join(str(error).split()))
     except Exception:  # a __str__ that raises
         message = "(message unavailable)"
     name = type(error).__name__

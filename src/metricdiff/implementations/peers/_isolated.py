@@ -8,8 +8,7 @@ installs each into a directory of its own::
     <peers dir>/rouge-pltrdy/rouge/...     pip install --target ... rouge==1.0.1
     <peers dir>/py-rouge/rouge/...         pip install --target ... py-rouge==1.1
 
-with ``scripts/install-isolated-peers.sh`` (which runs ``python -m
-metricdiff.implementations.peers._isolated install``).  The peers directory is
+with ``metricdiff install-peers`` (``cli/install_peers.py``).  The peers directory is
 ``$METRICDIFF_PEERS_DIR`` when set, otherwise ``<venv>/metricdiff-peers`` inside
 a virtual environment, otherwise ``$XDG_CACHE_HOME/metricdiff/peers`` (or
 ``~/.cache/metricdiff/peers``).  ``--no-deps`` is used: the peers' dependencies
@@ -39,7 +38,6 @@ same isolated way.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib.metadata
 import importlib.util
@@ -54,7 +52,7 @@ from types import ModuleType
 import attrs
 
 ENV_VAR = "METRICDIFF_PEERS_DIR"
-INSTALL_COMMAND = "scripts/install-isolated-peers.sh"
+INSTALL_COMMAND = "metricdiff install-peers"
 
 
 @attrs.frozen
@@ -242,7 +240,7 @@ def active(name: str) -> Iterator[LoadedPeer]:
 
 
 # --------------------------------------------------------------------------
-# Installing
+# Installing (``metricdiff install-peers``)
 
 
 def _needs_pkg_resources(python: str) -> bool:
@@ -250,48 +248,28 @@ def _needs_pkg_resources(python: str) -> bool:
     return check.returncode != 0
 
 
-def install(names: list[str], *, force: bool = False, python: str = sys.executable) -> None:
-    """pip-install each peer into its own directory (skipped when the pinned
-    version is there already, unless ``force``)."""
-    for name in names:
-        peer = PEERS[name]
-        target = peer_dir(name)
-        if not force and _dist_version(target, peer.distribution) == peer.version:
-            print(f"{name}: {peer.requirement} already in {target}")
-            continue
-        if target.exists():
-            shutil.rmtree(target)
-        target.mkdir(parents=True)
-        requirements = [peer.requirement]
-        if name == "py-rouge" and _needs_pkg_resources(python):
-            requirements.append("setuptools<81")  # py-rouge imports pkg_resources
-        command = [python, "-m", "pip", "install", "--quiet", "--no-deps",
-                   "--target", str(target), *requirements]
-        print(f"{name}: {' '.join(command)}")
-        subprocess.run(command, check=True)
+def installed_version(name: str, root: Path) -> str | None:
+    """The version of peer ``name`` installed under ``root`` (a peers directory)."""
+    return _dist_version(root / PEERS[name].name, PEERS[name].distribution)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m metricdiff.implementations.peers._isolated",
-        description="Install or locate the peers that need a directory of their own.",
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
-    install_parser = commands.add_parser("install", help="pip-install the isolated peers")
-    install_parser.add_argument("names", nargs="*", metavar="NAME",
-                                help=f"peers to install (default: all of {', '.join(PEERS)})")
-    install_parser.add_argument("--force", action="store_true", help="reinstall")
-    commands.add_parser("where", help="print the peers directory")
-    args = parser.parse_args(argv)
-    if args.command == "where":
-        print(peers_dir())
-        return 0
-    unknown = [name for name in args.names if name not in PEERS]
-    if unknown:
-        parser.error(f"unknown peer(s) {', '.join(unknown)} (known: {', '.join(PEERS)})")
-    install(list(args.names) or list(PEERS), force=args.force)
-    return 0
+def pip_command(name: str, root: Path, python: str = sys.executable) -> list[str]:
+    """The pip command that installs peer ``name`` into its folder under ``root``:
+    the pinned version alone (``--no-deps``: its dependencies come from the main
+    environment), plus the ``pkg_resources`` py-rouge imports if that lacks it."""
+    peer = PEERS[name]
+    requirements = [peer.requirement]
+    if name == "py-rouge" and _needs_pkg_resources(python):
+        requirements.append("setuptools<81")  # the last setuptools with pkg_resources
+    return [python, "-m", "pip", "install", "--quiet", "--no-deps",
+            "--target", str(root / peer.name), *requirements]
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+def install(name: str, root: Path, command: list[str]) -> None:
+    """Run ``command`` (``pip_command``) into an emptied folder for peer ``name``;
+    raises subprocess.CalledProcessError when pip fails."""
+    target = root / PEERS[name].name
+    if target.exists():
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    subprocess.run(command, check=True)

@@ -2,7 +2,7 @@
 
 It installs a top-level package ``rouge``, as pltrdy's ``rouge`` does, so it is
 loaded from a directory of its own (``implementations/peers/_isolated.py``; install with
-``scripts/install-isolated-peers.sh``).  Its ``__version__`` says 1.0.0; the
+``metricdiff install-peers``).  Its ``__version__`` says 1.0.0; the
 distribution is 1.1.
 
 Declared default profile, read from ``rouge/rouge.py``; the constructor defaults

@@ -2,7 +2,7 @@
 
 It installs a top-level package ``rouge``, as py-rouge does, so it is loaded
 from a directory of its own (``implementations/peers/_isolated.py``; install with
-``scripts/install-isolated-peers.sh``).
+``metricdiff install-peers``).
 
 Declared default profile, read from ``rouge/rouge.py`` and ``rouge/rouge_score.py``:
 
