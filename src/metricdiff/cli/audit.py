@@ -6,7 +6,8 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from metricdiff.cases.files import Corpus, InputError
@@ -29,7 +30,8 @@ from metricdiff.implementations import AdapterUnavailable, adapter_names, famili
 from metricdiff.profiles.metrics import METRICS, family
 
 if TYPE_CHECKING:
-    from metricdiff.audit.metric import Participant
+    from metricdiff.audit.metric import MetricAudit, Participant
+    from metricdiff.comparison.gaps import MetricComparison
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
@@ -71,9 +73,9 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric, participants
-    from metricdiff.cli._user_impls import check_user_impls, write_inferred
-    from metricdiff.findings.finding import KINDS, by_cause
-    from metricdiff.implementations.base import Tolerance
+    from metricdiff.cli._user_impls import check_user_impls
+    from metricdiff.findings.finding import KINDS
+    from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
 
     user_input = input_given(args)
@@ -125,20 +127,32 @@ def run(args: argparse.Namespace) -> int:
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
     journal: Journal | None = None
-    audits = []
+    audits: list[MetricAudit] = []
+    compared: list[MetricComparison] = []
+    if out is not None and corpus is None:  # a table left by an earlier run is not this one's
+        (out / COMPARE_NAME).unlink(missing_ok=True)
+    args.finished = []  # for the interrupt hint: what is in --out already
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
         for metric, (people, skipped) in chosen.items():
-            audits.append(audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
-                                       not args.no_minimise, progress, journal,
-                                       sys.stderr if show else None, executor,
-                                       user_profile=user_profile,
-                                       chosen=(people, skipped)))
+            audit = audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
+                                 not args.no_minimise, progress, journal,
+                                 sys.stderr if show else None, executor,
+                                 user_profile=user_profile, chosen=(people, skipped))
+            audits.append(audit)
+            table = None
+            if corpus is not None:
+                table = _corpus_table(metric, corpus, args, user_profile, audit)
+                compared.append(table)
             if out:  # what is done is kept, even if a later metric fails or is interrupted
-                audit_output.write_findings(out, audits)
-                inferred = [i for a in audits for i in a.inferred]
-                if inferred:
-                    write_inferred(out, inferred)
+                _write(out, audits, compared)
+                args.finished.append(metric)
+            lost = _lost_input(audit.participants, corpus, metric)
+            if args.format == "json":
+                for warning in lost:
+                    print(warning, file=sys.stderr)
+            else:
+                print("\n".join(_metric_lines(audit, table, lost)), flush=True)
     finally:
         if journal is not None:
             journal.close()
@@ -147,35 +161,10 @@ def run(args: argparse.Namespace) -> int:
         saved = audit_output.save_fixtures(save_to, audits)
         if saved:
             print(f"saved minimal counterexamples to {saved}", file=sys.stderr)
-    if out:  # from the files just written, as `metricdiff report --from` does
-        from metricdiff.reports.audit_reports import write_reports
-
-        write_reports(out)
-    findings = [f for a in audits for f in a.findings]
-    lost = {a.metric: _lost_input(a.participants, corpus, a.metric) for a in audits}
     if args.format == "json":
-        for warning in dict.fromkeys(line for lines in lost.values() for line in lines):
-            print(warning, file=sys.stderr)
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
         return 0
-    for audit in audits:
-        print(f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}")
-        for warning in lost[audit.metric]:
-            print(f"   {warning}")
-        for person in audit.participants:
-            if person.label != "stemmed" and person.tolerance != Tolerance():
-                tolerance = person.tolerance
-                print(f"   tolerance of {person.impl}: absolute {tolerance.absolute:g}, "
-                      f"relative {tolerance.relative:g} ({tolerance.reason})")
-        for reason in audit.skipped:
-            print(f"   skipped: {reason}")
-        for cause, group in by_cause(audit.findings):
-            pairs = ", ".join(
-                f"{f.impl_a}{' vs ' + f.impl_b if f.impl_b else ''} ({f.count})" for f in group
-            )
-            print(f"   {cause}: {pairs}")
-        for inference in audit.inferred:
-            print(f"   {inference.describe()}")
+    findings = [f for a in audits for f in a.findings]
     counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in KINDS}
     scored = sum(len(a.cases) for a in audits)
     unexplained = sum(1 for f in findings if f.kind in ("conformance", "agreement")
@@ -191,10 +180,82 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _corpus_table(metric: str, corpus: Corpus, args: argparse.Namespace,
+                  user_profile: Mapping[str, str], audit: MetricAudit) -> MetricComparison:
+    """Every implementation's score on the user's corpus and each gap split by axis
+    (``metricdiff compare``); a user's own implementation under the profile it was
+    declared (``-o``) or inferred to have."""
+    from metricdiff.cli.compare import samples_for
+    from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
+
+    claimed = {person.impl: dict(user_profile) for person in audit.participants
+               if user_profile and person.label == "declared"}
+    claimed.update({inference.impl: inference.changes() for inference in audit.inferred
+                    if inference.found})
+    comparison = compare_corpus(samples_for(corpus, [metric]), args.impl, DEFAULT_REPORT,
+                                args.jobs, args.timeout, claimed)
+    return comparison[metric]
+
+
+def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison]
+           ) -> None:
+    """The audit folder as it stands after each metric: its files and reports."""
+    from metricdiff.audit import output as audit_output
+    from metricdiff.cli._user_impls import write_inferred
+    from metricdiff.comparison.gaps import Comparison
+    from metricdiff.reports.audit_reports import write_reports
+    from metricdiff.reports.model import COMPARE_NAME
+
+    audit_output.write_findings(out, audits)
+    if compared:
+        text = json.dumps(Comparison(tuple(compared)).to_dict()["metrics"],
+                          ensure_ascii=False, indent=1)
+        (out / COMPARE_NAME).write_text(text + "\n", encoding="utf-8")
+    inferred = [i for a in audits for i in a.inferred]
+    if inferred:
+        write_inferred(out, inferred)
+    write_reports(out)  # from the files just written, as `metricdiff report --from` does
+
+
+def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
+                  lost: Sequence[str]) -> list[str]:
+    """What the text output says of one metric: input its implementations lose,
+    the table of the user's corpus, then the causes behind it."""
+    from metricdiff.comparison import render
+    from metricdiff.findings.finding import by_cause
+    from metricdiff.implementations.base import Tolerance
+
+    lines = [f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}"]
+    lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing
+    if table is not None:
+        lines.append(f"   your corpus ({render.scale(table)}):")
+        lines += [f"   {line}" for text in render.body(table, "text")
+                  for line in text.splitlines()]
+    for person in audit.participants:
+        if person.label != "stemmed" and person.tolerance != Tolerance():
+            tolerance = person.tolerance
+            lines.append(f"   tolerance of {person.impl}: absolute {tolerance.absolute:g}, "
+                         f"relative {tolerance.relative:g} ({tolerance.reason})")
+    lines += [f"   skipped: {reason}" for reason in audit.skipped]
+    for cause, group in by_cause(audit.findings):
+        pairs = ", ".join(
+            f"{f.impl_a}{' vs ' + f.impl_b if f.impl_b else ''} ({f.count})" for f in group
+        )
+        lines.append(f"   {cause}: {pairs}")
+    lines += [f"   {inference.describe()}" for inference in audit.inferred]
+    return lines
+
+
 def _interrupt_hint(args: argparse.Namespace) -> str:
     """What ``main`` adds to ``metricdiff: interrupted``: with ``--out``, the journal
-    holds every case scored so far, so the same command with --resume goes on."""
-    return "; run the same command with --resume to continue" if args.out else ""
+    holds every case scored so far, so the same command with --resume goes on; the
+    reports of the metrics finished are written, and ``report --from`` rebuilds them."""
+    if not args.out:
+        return ""
+    finished = getattr(args, "finished", [])
+    done = (f"; the reports of {', '.join(finished)} are in {args.out} (`metricdiff report "
+            f"--from {args.out}` rebuilds them)" if finished else "")
+    return f"{done}; run the same command with --resume to continue"
 
 
 def register(commands: Commands) -> None:

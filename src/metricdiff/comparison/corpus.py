@@ -77,11 +77,14 @@ class Entrant:
     declared: bool = True
 
 
-def entrants(metric: str, impls: Sequence[str] | None, report: str) -> list[Entrant]:
+def entrants(metric: str, impls: Sequence[str] | None, report: str,
+             claimed: Mapping[str, Mapping[str, str]] | None = None) -> list[Entrant]:
     """Who takes part in ``metric``: the reference (the paper's profile) first,
     then ``impls`` (default: every available implementation) that implement it.
     A named implementation that cannot run takes part with its reason, so that
-    nothing named is dropped in silence."""
+    nothing named is dropped in silence.  ``claimed``: the profile of a user's
+    own implementation (``python:``, ``cmd:``) by name, as its author declares
+    it or as the audit inferred it; without one it declares none."""
     names = [REFERENCE, *(impls if impls is not None else adapter_names())]
     chosen = []
     for name in dict.fromkeys(names):
@@ -96,7 +99,9 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str) -> list[Entr
             if impls is not None:
                 chosen.append(Entrant(name, metric, None, error=reason))
             continue
-        chosen.append(_entrant(adapter, name, metric, _settings(metric, report)))
+        own = (claimed or {}).get(name, {}) if adapter.user_profile else {}
+        chosen.append(_entrant(adapter, name, metric, {**own, **_settings(metric, report)},
+                               declared=bool(own) or not adapter.user_profile))
     return chosen
 
 
@@ -105,14 +110,14 @@ def _settings(metric: str, report: str) -> dict[str, str]:
     return {"report": report} if family(metric) == "rouge" else {}
 
 
-def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str, str]
-             ) -> Entrant:
+def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str, str],
+             declared: bool) -> Entrant:
     try:
         options = adapter.options(metric, dict(overrides))
     except Exception as error:  # a setting this implementation cannot honour
         return Entrant(name, metric, None, error=str(error))
     return Entrant(name, metric, options, adapter.signature(metric, options),
-                   declared=not adapter.user_profile)
+                   declared=declared)
 
 
 # ---------------------------------------------------------------- scoring
@@ -197,14 +202,16 @@ def compare_corpus(
     report: str = DEFAULT_REPORT,
     workers: int = 2,
     timeout: float = 120.0,
+    claimed: Mapping[str, Mapping[str, str]] | None = None,
 ) -> Comparison:
     """Compare implementations on each metric of ``samples`` (metric -> the
     corpus as that metric reads it: ROUGE's sentences separated by line breaks).
     ``impls``: who takes part besides the reference (default: every available
     implementation); ``report``: what a ROUGE score is (``f``, ``recall``,
     ``precision``); ``workers`` and ``timeout``: of the worker processes that
-    run the implementations (seconds per implementation and metric)."""
-    people = {metric: entrants(metric, impls, report) for metric in samples}
+    run the implementations (seconds per implementation and metric);
+    ``claimed``: see ``entrants``."""
+    people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
                    for metric, those in people.items() for e in those
                    if e.options is not None and e.name != REFERENCE),

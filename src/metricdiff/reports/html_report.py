@@ -12,10 +12,13 @@ import base64
 from collections.abc import Callable, Sequence
 from html import escape
 
+from metricdiff.comparison import render as corpus_table
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.profiles.metrics import Result
 from metricdiff.reports import plot
 from metricdiff.reports.content import (
+    CORPUS_INTRO,
     PAPERS,
     UNITS,
     MetricReport,
@@ -298,6 +301,20 @@ def example_block(metric: str, index: int, finding: Finding) -> str:
             f"<table>\n{body}\n</table>\n</div>")
 
 
+def corpus_section(found: MetricComparison) -> str:
+    """Every implementation's score on the user's corpus, each gap split by axis."""
+    rows = [[td(escape(text), "num" if column in (1, 2) else "")
+             for column, text in enumerate(row)] for row in corpus_table.rows(found)]
+    notes = [f"{e.impl} could not score: {e.error}" for e in corpus_table.failures(found)]
+    notes += [gap.sentence() for gap in found.gaps]
+    return "\n".join([
+        f"<h3>Your corpus: {escape(corpus_table.scale(found))}</h3>",
+        f"<p>{escape(CORPUS_INTRO)}</p>",
+        table(corpus_table.HEADERS, rows),
+        "<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>",
+    ])
+
+
 def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
                    ) -> str:
     record = section.record
@@ -307,6 +324,10 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
         f"<h2>{escape(section.metric)}</h2>",
         f"<p>{plural(len(record.implementations), 'implementation')}, "
         f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.</p>",
+    ]
+    if record.corpus is not None:
+        parts.append(corpus_section(record.corpus))
+    parts += [
         "<h3>Conventions</h3>",
         f"<p>Each implementation's declared profile on the axes {escape(section.metric)} "
         "depends on; <span class=\"depart\">highlighted</span>: a departure from the "

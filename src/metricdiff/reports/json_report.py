@@ -53,6 +53,7 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
         "family": section.family,
         "paper": PAPERS[section.family],
         "unit": UNITS[section.family],
+        "corpus": None if record.corpus is None else record.corpus.to_dict(),
         "axes": list(section.axes),
         "paper_profile": dict(zip(section.axes, section.paper, strict=True)),
         "implementations": [

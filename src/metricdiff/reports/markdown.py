@@ -10,8 +10,11 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
+from metricdiff.comparison import render as corpus_table
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.reports.content import (
+    CORPUS_INTRO,
     PAPERS,
     UNITS,
     MetricReport,
@@ -97,6 +100,19 @@ def conformance_table(section: MetricReport) -> str:
     return _table(rows, ["implementation", *section.clauses])
 
 
+def corpus_section(found: MetricComparison) -> list[str]:
+    """Every implementation's score on the user's corpus, and each gap split by
+    axis: what the causes and examples after it account for."""
+    return [
+        f"### Your corpus: {corpus_table.scale(found)}",
+        "",
+        CORPUS_INTRO,
+        "",
+        *corpus_table.body(found, "md"),
+        "",
+    ]
+
+
 def metric_section(section: MetricReport) -> list[str]:
     record = section.record
     lines = [
@@ -105,6 +121,10 @@ def metric_section(section: MetricReport) -> list[str]:
         f"{plural(len(record.implementations), 'implementation')}, "
         f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.",
         "",
+    ]
+    if record.corpus is not None:
+        lines += corpus_section(record.corpus)
+    lines += [
         "### Conventions",
         "",
         f"Each implementation's declared profile on the axes {section.metric} depends on; "
