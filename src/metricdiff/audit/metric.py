@@ -100,11 +100,14 @@ def _stemmed_value(adapter: AnyAdapter, declared: Options) -> str | None:
 
 
 def participants(
-    metric: str, impls: Sequence[str], user_profile: Mapping[str, str] | None = None
+    metric: str, impls: Sequence[str], user_profile: Mapping[str, str] | None = None,
+    strict: bool = False,
 ) -> tuple[list[Participant], list[str]]:
     """Who takes part in ``metric``, and why the others cannot.  ``user_profile``
     is the profile the user declares (``-o``) for their own implementations
-    (``python:``, ``cmd:``); without one, theirs take part as ``unknown``."""
+    (``python:``, ``cmd:``); without one, theirs take part as ``unknown``.
+    ``strict``: every participant is held to float noise alone, not to what its
+    tolerance says it can state (``--strict``)."""
     chosen: list[Participant] = []
     skipped: list[str] = []
     for name in impls:
@@ -123,25 +126,25 @@ def participants(
         label = "paper" if name == REFERENCE else "declared"
         if adapter.user_profile and not claimed:
             label = "unknown"
-        chosen.append(_participant(adapter, metric, label, declared))
+        tolerance = Tolerance() if strict else adapter.tolerance
+        chosen.append(_participant(adapter, metric, label, declared, tolerance))
         for variant, overrides in sorted(adapter.variants.items()):
-            chosen.append(
-                _participant(adapter, metric, variant, adapter.options(metric, dict(overrides)))
-            )
+            chosen.append(_participant(adapter, metric, variant,
+                                       adapter.options(metric, dict(overrides)), tolerance))
         stemmer = _stemmed_value(adapter, declared) if family(metric) == "rouge" else None
         if stemmer is not None:
             try:
                 stemmed = adapter.options(metric, {"stemmer": stemmer})
             except Exception:  # the stemmer cannot be switched on here
                 continue
-            chosen.append(_participant(adapter, metric, "stemmed", stemmed))
+            chosen.append(_participant(adapter, metric, "stemmed", stemmed, tolerance))
     return chosen, skipped
 
 
-def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options) -> Participant:
+def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options,
+                 tolerance: Tolerance) -> Participant:
     return Participant(
-        adapter.name, label, metric, options, adapter.tolerance,
-        adapter.signature(metric, options),
+        adapter.name, label, metric, options, tolerance, adapter.signature(metric, options),
     )
 
 

@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     chosen: dict[str, tuple[list[Participant], list[str]]] = {}
     nobody = {}
     for metric in metrics:
-        people, skipped = participants(metric, names, user_profile)
+        people, skipped = participants(metric, names, user_profile, args.strict)
         if people:
             chosen[metric] = (people, skipped)
         else:
@@ -233,9 +233,7 @@ def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
                   for line in text.splitlines()]
     for person in audit.participants:
         if person.label != "stemmed" and person.tolerance != Tolerance():
-            tolerance = person.tolerance
-            lines.append(f"   tolerance of {person.impl}: absolute {tolerance.absolute:g}, "
-                         f"relative {tolerance.relative:g} ({tolerance.reason})")
+            lines.append(f"   tolerance of {person.impl}: {person.tolerance.describe()}")
     lines += [f"   skipped: {reason}" for reason in audit.skipped]
     for cause, group in by_cause(audit.findings):
         pairs = ", ".join(
@@ -299,5 +297,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("--save-fixtures", metavar="DIR",
                        help="write minimal counterexamples as fixtures here")
     audit.add_argument("--no-minimise", action="store_true", help="skip shrinking")
+    audit.add_argument("--strict", action="store_true",
+                       help="hold every implementation to float noise alone: differences "
+                       "within what it can state (its printed precision, float noise; the "
+                       "'tolerance of' lines) become findings too")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

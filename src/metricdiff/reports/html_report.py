@@ -334,8 +334,7 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
         f"paper's profile ({escape(PAPERS[section.family])}).</p>",
         profile_table(section),
     ]
-    notes = [f"tolerance of {name}: absolute {t.absolute:g}, relative {t.relative:g} "
-             f"({t.reason})" for name, t in section.tolerances]
+    notes = [f"tolerance of {name}: {t.describe()}" for name, t in section.tolerances]
     notes += [f"skipped: {reason}" for reason in record.skipped]
     if notes:
         parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")

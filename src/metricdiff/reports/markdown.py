@@ -134,8 +134,7 @@ def metric_section(section: MetricReport) -> list[str]:
         "",
     ]
     for name, tolerance in section.tolerances:
-        lines.append(f"- tolerance of {cell(name)}: absolute {tolerance.absolute:g}, "
-                     f"relative {tolerance.relative:g} ({cell(tolerance.reason)})")
+        lines.append(f"- tolerance of {cell(name)}: {cell(tolerance.describe())}")
     for reason in record.skipped:
         lines.append(f"- skipped: {cell(reason)}")
     if section.tolerances or record.skipped:

@@ -57,7 +57,7 @@ import warnings
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References, UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance, UnsupportedOption
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
@@ -93,6 +93,11 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
     name = "nltk"
     distribution = "nltk"
     modules = ("nltk", "nltk.translate.bleu_score")
+    tolerance = Tolerance(
+        absolute=1e-12, reason="its method0 turns a zero precision into "
+        "sys.float_info.min, so where BLEU is 0 it gives a float of ~1e-76: no score on "
+        "a 0-100 scale states anything below 1e-12"
+    )
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
         "lowercase": ANY,
