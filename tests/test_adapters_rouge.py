@@ -27,7 +27,8 @@ from metricdiff.implementations import (
     get_adapter,
 )
 from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.peers._rouge_common import punkt_available, usable_references
+from metricdiff.implementations.peers._rouge_common import punkt_available
+from metricdiff.implementations.reference.rouge import usable_references
 from metricdiff.profiles import AXES
 
 Refs = list[list[str | None]]

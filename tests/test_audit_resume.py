@@ -110,7 +110,7 @@ def test_resume_needs_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
 
 def test_a_broken_journal_is_read_as_far_as_it_is_whole(tmp_path: Path) -> None:
     path = tmp_path / JOURNAL_NAME
-    job = Job("reference", "rouge-1", metricdiff.audit.metric.get_adapter(
+    job = Job("reference", "rouge-1", adapters.get_adapter(
         "reference", "rouge-1").options("rouge-1", {}), [(("a b",), (("a c",),))])
     from metricdiff.audit.journal import job_case_key
 

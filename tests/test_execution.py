@@ -335,7 +335,7 @@ def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
 
     runs: list[int] = []
     popens: list[object] = []
-    real_batch, real_popen = rouge155._run_batch, subprocess.Popen
+    real_batch, real_popen = rouge155.run.run_batch, subprocess.Popen
 
     def counting_batch(cases, *args):  # type: ignore[no-untyped-def]
         runs.append(len(cases))
@@ -345,7 +345,7 @@ def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
         popens.append(args)
         return real_popen(*args, **kwargs)
 
-    monkeypatch.setattr(rouge155, "_run_batch", counting_batch)
+    monkeypatch.setattr(rouge155.run, "run_batch", counting_batch)
     monkeypatch.setattr(subprocess, "Popen", counting_popen)
     outcomes = r155.score_cases(metric, ROUGE155_CASES, options)
     monkeypatch.undo()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import metricdiff.atomic
 from metricdiff.cli import main
 from metricdiff.locks import snapshot
 
@@ -444,7 +445,7 @@ def test_the_lock_is_written_atomically(capsys, project, monkeypatch):
     def interrupted(descriptor):
         raise KeyboardInterrupt  # e.g. Ctrl-C while the new lock is being written
 
-    monkeypatch.setattr(snapshot.os, "fsync", interrupted)
+    monkeypatch.setattr(metricdiff.atomic.os, "fsync", interrupted)  # the lock writer's
     with pytest.raises(KeyboardInterrupt):
         snapshot.write(recorded, lock)
     monkeypatch.undo()

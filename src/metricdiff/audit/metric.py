@@ -28,7 +28,7 @@ from metricdiff.findings import shrink
 from metricdiff.findings.explain import Explanation, Reproducer, changed, explain
 from metricdiff.findings.finding import Example, Finding, sort_findings
 from metricdiff.findings.infer import Inference, infer
-from metricdiff.implementations import AnyAdapter, adapter_names, get_adapter
+from metricdiff.implementations import AnyAdapter, adapter_names, computes, resolve
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import profile_of, with_overrides
 from metricdiff.profiles.metrics import Options, Result, family
@@ -105,29 +105,31 @@ def participants(
 ) -> tuple[list[Participant], list[str]]:
     """Who takes part in ``metric``, and why the others cannot.  ``user_profile``
     is the profile the user declares (``-o``) for their own implementations
-    (``python:``, ``cmd:``); without one, theirs take part as ``unknown``.
-    ``strict``: every participant is held to float noise alone, not to what its
-    tolerance says it can state (``--strict``)."""
+    (``python:``, ``cmd:``); without one (or settings), theirs take part as
+    ``unknown``.  An implementation named with settings (``rouge-score[stemmer=
+    porter-nltk]``) takes part under them alone: without its variants and its
+    own stemmer, which are settings too.  ``strict``: every participant is held
+    to float noise alone, not to what its tolerance says it can state
+    (``--strict``)."""
     chosen: list[Participant] = []
     skipped: list[str] = []
     for name in impls:
-        try:
-            adapter = get_adapter(name, metric)
-        except Exception:  # it does not implement this metric at all
+        if not computes(name, metric):
             continue
-        if metric not in adapter.metrics:
-            continue
+        adapter = resolve(name, metric)
         reason = adapter.unavailable_reason()
         if reason is not None:
             skipped.append(reason)
             continue
         claimed = dict(user_profile or {}) if adapter.user_profile else {}
         declared = adapter.options(metric, claimed)
-        label = "paper" if name == REFERENCE else "declared"
-        if adapter.user_profile and not claimed:
+        label = "paper" if adapter.display_name == REFERENCE else "declared"
+        if adapter.user_profile and not (claimed or adapter.settings):
             label = "unknown"
         tolerance = Tolerance() if strict else adapter.tolerance
         chosen.append(_participant(adapter, metric, label, declared, tolerance))
+        if adapter.settings:  # it takes part as configured, and only so
+            continue
         for variant, overrides in sorted(adapter.variants.items()):
             chosen.append(_participant(adapter, metric, variant,
                                        adapter.options(metric, dict(overrides)), tolerance))
@@ -144,7 +146,8 @@ def participants(
 def _participant(adapter: AnyAdapter, metric: str, label: str, options: Options,
                  tolerance: Tolerance) -> Participant:
     return Participant(
-        adapter.name, label, metric, options, tolerance, adapter.signature(metric, options),
+        adapter.display_name, label, metric, options, tolerance,
+        adapter.signature(metric, options),
     )
 
 

@@ -11,9 +11,11 @@ from typing import Any
 
 import tomli_w
 
+from metricdiff.atomic import atomic_stream, write_atomic
 from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.findings.finding import Finding
+from metricdiff.implementations.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
 
@@ -29,18 +31,14 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
     """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     findings = out_dir / FINDINGS_NAME
-    findings.write_text(
-        json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_atomic(findings, json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n")
     results = out_dir / RESULTS_NAME
-    with results.open("w", encoding="utf-8") as stream:
+    with atomic_stream(results) as stream:  # row by row: it can be long
         for audit in audits:
             for row in result_rows(audit):
-                stream.write(json.dumps(row, ensure_ascii=False) + "\n")
+                stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
     about = out_dir / AUDIT_NAME
-    about.write_text(
-        json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
+    write_atomic(about, json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n")
     return [findings, results, about]
 
 
@@ -48,10 +46,12 @@ AUDIT_FORMAT = 1
 
 
 def _version(person: Participant) -> str:
-    """The implementation's version, as its signature gives it (``impl:name-1.2``)."""
+    """The implementation's version, as its signature gives it (``impl:name-1.2``;
+    the name without the settings that ``person.impl`` may carry)."""
+    name = parse_spec(person.impl).name
     for part in person.signature.split("|"):
-        if part.startswith(f"impl:{person.impl}-"):
-            return part.removeprefix(f"impl:{person.impl}-")
+        if part.startswith(f"impl:{name}-"):
+            return part.removeprefix(f"impl:{name}-")
     return ""
 
 
@@ -201,5 +201,5 @@ def save_fixtures(directory: Path, audits: Sequence[MetricAudit]) -> Path | None
         return None
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "found.toml"
-    path.write_text(tomli_w.dumps({"format": FORMAT_VERSION, "case": cases}), encoding="utf-8")
+    write_atomic(path, tomli_w.dumps({"format": FORMAT_VERSION, "case": cases}))
     return path

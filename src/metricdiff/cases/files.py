@@ -18,16 +18,29 @@ class InputError(ValueError):
     """Input that metricdiff refuses; the message names the file and line."""
 
 
+#: The name of standard input as an input file.
+STDIN = "-"
+#: U+FEFF in UTF-8: the byte order mark some editors (Windows Notepad) put
+#: first in a file.  It is not text: left in, it would glue itself to the first
+#: token ("\ufeffthe" matches no "the").
+BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+
+
 def read_segments(name: str) -> list[str]:
     """The lines of ``name`` (``-`` is standard input) decoded as UTF-8.
 
-    The line break (``\\n`` or ``\\r\\n``) is removed; nothing else is, so leading
-    and trailing spaces reach the tokenizer as they are in the file.
+    The line break (``\\n`` or ``\\r\\n``) is removed, and a byte order mark
+    that starts the file, said once on stderr; nothing else is, so leading and
+    trailing spaces reach the tokenizer as they are in the file.
     """
     try:
-        data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        data = sys.stdin.buffer.read() if name == STDIN else Path(name).read_bytes()
     except OSError as error:
         raise InputError(f"{name}:0: cannot read: {error.strerror or error}") from None
+    if data.startswith(BYTE_ORDER_MARK):
+        data = data.removeprefix(BYTE_ORDER_MARK)
+        print(f"warning: {name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
+              "starts with: it is not part of the text", file=sys.stderr)
     lines = data.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
@@ -100,6 +113,13 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
     """The hypothesis file and its reference files, checked to line up."""
     if not ref_files:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
+    from_stdin = [f"--{option} -" for option, name in
+                  [("hyp", hyp_file), *(("ref", ref) for ref in ref_files)] if name == STDIN]
+    if len(from_stdin) > 1:
+        raise InputError(
+            f"{STDIN}:0: standard input can be read only once, but {' and '.join(from_stdin)} "
+            "each name it; save all but one of these inputs to files"
+        )
     hyps = read_segments(hyp_file)
     streams = [read_segments(name) for name in ref_files]
     for name, stream in zip(ref_files, streams, strict=True):

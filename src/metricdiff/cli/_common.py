@@ -1,19 +1,20 @@
-"""What every command shares: the one-line error types, ``-o`` parsing, adapter
-lookup, the input options (``--hyp``/``--ref`` or ``--jsonl``), the output folder,
-and counting words (``plural``)."""
+"""What every command shares: the one-line error types, ``-o`` parsing, an
+``--impl`` that must run, the input options (``--hyp``/``--ref`` or ``--jsonl``),
+the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from metricdiff.cases import bundled
 from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
-from metricdiff.implementations import AnyAdapter, UnsupportedOption, get_adapter
+from metricdiff.implementations import AnyAdapter, computes, resolve
 from metricdiff.profiles import ConventionError
 from metricdiff.wording import plural
 
@@ -37,6 +38,37 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"metricdiff: error: {message}\n")
 
 
+def seconds(text: str) -> float:
+    """An option's value as a number of seconds greater than 0; ``inf`` is no
+    limit.  Anything else (``0``, ``-1``, ``nan``, ``soon``) is a one-line usage
+    error naming the option."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not value > 0:  # also false for nan
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds greater than 0 (inf: no limit), not {text!r}")
+    return value
+
+
+def whole_number(minimum: int) -> Callable[[str], int]:
+    """An argparse type: a whole number of at least ``minimum``, else a one-line
+    usage error naming the option."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number, at least {minimum}, not {text!r}")
+        return value
+
+    return parse
+
+
 def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     """``-o axis=value`` options as a mapping."""
     overrides = {}
@@ -48,20 +80,12 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     return overrides
 
 
-def available_adapter(name: str, metric: str) -> AnyAdapter:
-    """The adapter ``name`` for ``metric``, or a one-line error saying why it cannot run."""
-    adapter = get_adapter(name, metric)
+def available_adapter(spec: str, metric: str) -> AnyAdapter:
+    """The implementation ``--impl SPEC`` names, for ``metric`` (``resolve``), or a
+    one-line error saying why it cannot run."""
+    adapter = resolve(spec, metric)
     adapter.ensure_available()
     return adapter
-
-
-def computes(name: str, metric: str) -> bool:
-    """Whether implementation ``name`` (a known one: see ``families_of``) computes
-    ``metric``, installed or not."""
-    try:
-        return metric in get_adapter(name, metric).metrics
-    except UnsupportedOption:  # not even the metric's family
-        return False
 
 
 def chosen_metrics(
@@ -215,4 +239,6 @@ __all__ = [
     "parse_overrides",
     "plural",
     "read_input",
+    "seconds",
+    "whole_number",
 ]

@@ -16,7 +16,6 @@ from metricdiff.cli._common import (
     add_fixtures_option,
     add_input_options,
     chosen_metrics,
-    computes,
     fixtures_folder,
     input_given,
     input_name,
@@ -25,8 +24,10 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
     read_input,
+    seconds,
+    whole_number,
 )
-from metricdiff.implementations import AdapterUnavailable, adapter_names, families_of
+from metricdiff.implementations import AdapterUnavailable, adapter_names, computes, families_of
 from metricdiff.profiles.metrics import METRICS, family
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric, participants
-    from metricdiff.cli._user_impls import check_user_impls
+    from metricdiff.cli._user_impls import check_impls
     from metricdiff.findings.finding import KINDS
     from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
@@ -87,10 +88,10 @@ def run(args: argparse.Namespace) -> int:
     use_fixtures = args.fixtures is not None or not (user_input or args.generate)
     fixtures_dir = fixtures_folder(args.fixtures) if use_fixtures else None
     user_profile = parse_overrides(args.option)
-    check_user_impls(args.impl or [], metrics, bool(args.metric), user_profile)
     # Who takes part, per metric, before anything is read or scored: a metric
     # nobody can run is said so on stderr; if that is every metric, it is an error.
-    names = args.impl or adapter_names()
+    names = check_impls(args.impl or [], metrics, bool(args.metric), user_profile)
+    names = names or adapter_names()
     chosen: dict[str, tuple[list[Participant], list[str]]] = {}
     nobody = {}
     for metric in metrics:
@@ -262,7 +263,9 @@ def register(commands: Commands) -> None:
     )
     audit.add_argument("--metric", action="append", choices=METRICS,
                        help="audit this metric (repeatable; default: bleu and every ROUGE)")
-    audit.add_argument("--impl", action="append", help="only these implementations; "
+    audit.add_argument("--impl", action="append", help="only these implementations "
+                       "(repeatable), each with settings if any: 'rouge-score[stemmer="
+                       "porter-nltk]' (one implementation may take part under several); "
                        "your own: python:MODULE:FUNCTION or cmd:'PROGRAM {hyp} {ref}' "
                        "(docs/own-implementation.md)")
     audit.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
@@ -272,10 +275,10 @@ def register(commands: Commands) -> None:
                         "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
                         "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
-    audit.add_argument("--generate", type=int, default=0, metavar="N",
+    audit.add_argument("--generate", type=whole_number(0), default=0, metavar="N",
                        help="add N Hypothesis-generated cases per metric")
     audit.add_argument("--seed", type=int, default=0, help="seed of the generated cases")
-    audit.add_argument("--jobs", type=int, default=1, help="worker processes")
+    audit.add_argument("--jobs", type=whole_number(1), default=1, help="worker processes")
     audit.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="where the scoring runs: 'local' worker processes, or 'ray': "
                        "a Ray cluster (--ray-address), the same results; needs "
@@ -283,8 +286,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("--ray-address", metavar="ADDR",
                        help="the Ray cluster for --executor ray (default: $RAY_ADDRESS, "
                        "else a local instance with --jobs CPUs, stopped at the end)")
-    audit.add_argument("--timeout", type=float, default=120.0,
-                       help="seconds one implementation may take on one batch")
+    audit.add_argument("--timeout", type=seconds, default=120.0,
+                       help="seconds one implementation may take on one batch (inf: no "
+                       "limit)")
     audit.add_argument("--out", help="write findings.json, results.jsonl, audit.json and "
                        "report.md/.html/.json here, and journal.jsonl (every case's outcome "
                        "as it is scored) as it goes")

@@ -65,8 +65,8 @@ def _who(adapter: AnyAdapter) -> str:
     is metricdiff's placeholder, and "python:f.py:f local failed" reads oddly)."""
     version = adapter.version()
     if adapter.user_profile and version == LOCAL_VERSION:
-        return str(adapter.name)
-    return f"{adapter.name} {version}"
+        return adapter.display_name
+    return f"{adapter.display_name} {version}"
 
 
 @attrs.frozen
@@ -75,7 +75,8 @@ class _Group:
 
     adapter: AnyAdapter
     requests: list[tuple[str, Options]]
-    #: A user's own implementation without -o: its profile is unknown, not the paper's.
+    #: A user's own implementation without -o or settings: its profile is unknown,
+    #: not the paper's.
     unknown_profile: bool
 
 
@@ -94,7 +95,7 @@ def _groups(impl: str, metrics: Sequence[str], overrides: Mapping[str, str]) -> 
             own = {axis: value for axis, value in overrides.items()
                    if axis in known or not _in_any_family(axis)}
         groups.append(_Group(adapter, [(m, adapter.options(m, own)) for m in names],
-                             adapter.user_profile and not own))
+                             adapter.user_profile and not (own or adapter.settings)))
     return groups
 
 
@@ -187,15 +188,17 @@ def register(commands: Commands) -> None:
         "score", help="score a corpus with one implementation, one or several metrics"
     )
     score.add_argument("--impl", default="reference", help="implementation (see `impls`), "
-                       "or your own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
-                       "(docs/own-implementation.md; -o then declares its profile)")
+                       "with settings if any: 'rouge-score[stemmer=porter-nltk]'; or your "
+                       "own: python:MODULE:FUNCTION, cmd:'PROGRAM {hyp} {ref}' "
+                       "(docs/own-implementation.md; settings or -o declare its profile)")
     score.add_argument("--metric", action="append", choices=METRICS,
                        help="bleu, rouge-1 .. rouge-9, rouge-l, rouge-lsum, rouge-w, rouge-s, "
                        "rouge-su (default: bleu); repeat to score several in one pass, each "
                        "text tokenized once")
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
-                       help="set a convention axis, for every metric it applies to "
-                       "(see `metricdiff axes`)")
+                       help="set a convention axis, for every metric it applies to, as "
+                       "--impl's [AXIS=VALUE] does (an axis set in both must have one value; "
+                       "see `metricdiff axes`)")
     add_input_options(score)
     score.add_argument("--sentences", action="store_true", help="also score each segment")
     score.add_argument("--format", choices=("text", "json"), default="text",

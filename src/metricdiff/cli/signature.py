@@ -160,7 +160,8 @@ def register(commands: Commands) -> None:
     sig = commands.add_parser(
         "signature", help="print an implementation's signature, or explain one"
     )
-    sig.add_argument("--impl", help="implementation (see `impls`)")
+    sig.add_argument("--impl", help="implementation (see `impls`), with settings if any: "
+                     "'rouge-score[stemmer=porter-nltk]'")
     sig.add_argument("--metric", choices=METRICS,
                      help="metric (default: bleu, or the implementation's first metric)")
     sig.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",

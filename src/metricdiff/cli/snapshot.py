@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING
 
 from metricdiff.cases import bundled
 from metricdiff.cases.files import InputError
-from metricdiff.cli._common import Commands, add_fixtures_option, add_input_options, input_given
+from metricdiff.cli._common import (
+    Commands,
+    add_fixtures_option,
+    add_input_options,
+    input_given,
+    plural,
+)
+from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
@@ -36,6 +43,27 @@ def _why_empty(
         return f"every implementation was skipped ({', '.join(sorted(unavailable))})"
     offered = sorted(usable) if usable else names
     return f"none of {', '.join(offered)} implements {', '.join(metrics)}"
+
+
+def _checked(specs: Sequence[str], metrics: Sequence[str]) -> list[str]:
+    """The specs, each written canonically and once; a setting an implementation
+    cannot honour on a metric it computes is a one-line error before anything is
+    scored (an unknown name is skipped, with its reason, as ever)."""
+    from metricdiff.implementations import computes, resolve
+    from metricdiff.implementations.settings import parse_spec
+
+    canonical = list(dict.fromkeys(parse_spec(spec).text for spec in specs))
+    for spec in canonical:
+        if not parse_spec(spec).settings:
+            continue
+        for metric in metrics:
+            try:
+                takes_part = computes(spec, metric)
+            except ConventionError:  # an unknown name: skipped below
+                break
+            if takes_part:
+                resolve(spec, metric)
+    return canonical
 
 
 def _user_cases(
@@ -78,8 +106,8 @@ def run(args: argparse.Namespace) -> int:
         found, user_files = _user_cases(args, out.parent)
         cases += [(case, metric) for case in found for metric in corpus_metrics]
         inputs += user_files
-    names = args.impl or adapter_names()
     metrics = sorted({metric for _, metric in cases}, key=METRICS.index)
+    names = _checked(args.impl, metrics) if args.impl else adapter_names()
     impls, unavailable = snapshot.implementations(names, metrics, snapshot.default_lookup)
     for reason in unavailable.values():
         print(f"skipped {reason}", file=sys.stderr)
@@ -95,8 +123,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
     print(
-        f"wrote {out}: {len(entries)} scores ({errors} raised), "
-        f"{len({e.case for e in entries})} cases, implementations: {', '.join(sorted(impls))}"
+        f"wrote {out}: {plural(len(entries), 'score')} ({errors} raised), "
+        f"{plural(len({e.case for e in entries}), 'case')}, "
+        f"implementations: {', '.join(sorted(impls))}"
     )
     return 0
 
@@ -112,7 +141,9 @@ def register(commands: Commands) -> None:
                         "is given alone)")
     add_input_options(snap, ": each segment and the whole corpus are scored")
     snap.add_argument("--impl", action="append",
-                      help="this implementation (repeatable; default: every available one)")
+                      help="this implementation (repeatable; default: every available one), "
+                      "with settings if any: 'rouge-score[stemmer=porter-nltk]'; the lock "
+                      "records them and verify applies them again")
     snap.add_argument("--metric", action="append", choices=METRICS,
                       help="this metric (repeatable; fixtures: only cases of these metrics; "
                       "your files: default bleu and every ROUGE)")

@@ -1,13 +1,18 @@
-"""Adapters: one module per peer implementation, all behind ``base.Adapter``.
+"""Implementations: the registry of adapters, and the one call that turns an
+``--impl`` spec into an implementation (``resolve``).
 
-A peer that implements both BLEU and ROUGE has one adapter class per family in its
-module; users name the peer and the metric, and ``get_adapter`` finds the class.
+An implementation is an adapter (``base.Adapter``) configured with the settings
+its spec gives (``settings.py``: ``rouge-score[stemmer=porter-nltk]``).  Its name
+is one of:
 
-Besides the built-in ones: a user's own implementation, named by a spec string
-(``python:MODULE:FUNCTION``, ``cmd:COMMAND``: ``user.py``), and third-party
-adapters registered as entry points of the group ``metricdiff.adapters``: the
-entry point's name is the implementation's, its value ``module:Class`` (an
-``Adapter`` subclass; one entry point per family if it has both).
+* a built-in peer or the reference: one module per peer, one adapter class per
+  metric family (a peer that implements BLEU and ROUGE has two);
+* a user's own implementation, named by a spec string (``python:MODULE:FUNCTION``,
+  ``cmd:COMMAND``: the package ``user``);
+* a third-party adapter registered as an entry point of the group
+  ``metricdiff.adapters``: the entry point's name is the implementation's, its
+  value ``module:Class`` (an ``Adapter`` subclass; one entry point per family if
+  it has both).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ import importlib.metadata
 import sys
 from typing import Any
 
+from metricdiff.implementations import user
 from metricdiff.implementations.base import Adapter, AdapterUnavailable, UnsupportedOption
-from metricdiff.implementations.user import is_user_spec, user_adapter, user_families
-from metricdiff.profiles import ConventionError
-from metricdiff.profiles.metrics import family
+from metricdiff.implementations.settings import ImplSpec, parse_spec
+from metricdiff.profiles import ConventionError, axis_names
+from metricdiff.profiles.metrics import family, paper_options
 
 #: The entry-point group through which other packages register adapters.
 ENTRY_POINT_GROUP = "metricdiff.adapters"
@@ -47,6 +53,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
 }
 
 AnyAdapter = Adapter[Any, Any]
+FAMILIES = ("bleu", "rouge")
 
 
 def adapter_names() -> list[str]:
@@ -55,21 +62,46 @@ def adapter_names() -> list[str]:
     return [*_REGISTRY, *(name for name in _plugin_entries() if _plugin_classes(name))]
 
 
-def families_of(name: str) -> list[str]:
-    """The metric families (``bleu``, ``rouge``) implementation ``name`` has."""
-    if is_user_spec(name):
-        return user_families(name)
-    return list(_plugin_classes(name) or _entry(name))
-
-
-def _entry(name: str) -> dict[str, str]:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
+def _adapter_class(name: str, wanted: str) -> type[AnyAdapter] | None:
+    """The adapter class of implementation ``name`` (without settings) for the
+    family ``wanted``, None if it has no such family; ConventionError if the name
+    is unknown."""
+    own = user.adapter_class(name, wanted)
+    if own is not None:
+        return own if own.metrics else None
+    if name in _REGISTRY:
+        if wanted not in _REGISTRY[name]:
+            return None
+        module_name, class_name = _REGISTRY[name][wanted].split(":")
+        module = importlib.import_module(f"metricdiff.implementations.{module_name}")
+        found: type[AnyAdapter] = getattr(module, class_name)
+        return found
+    classes = _plugin_classes(name)
+    if not classes:
         raise ConventionError(
             f"unknown implementation {name!r} (known: {', '.join(adapter_names())}; "
             "or python:MODULE:FUNCTION, cmd:COMMAND)"
-        ) from None
+        )
+    return classes.get(wanted)
+
+
+def _foreign_axes(spec: ImplSpec, wanted: str) -> list[str]:
+    """The axes the spec sets that the family ``wanted`` does not have."""
+    axes = axis_names(type(paper_options("bleu" if wanted == "bleu" else "rouge-1")))
+    return [axis for axis, _ in spec.settings if axis not in axes]
+
+
+def families_of(spec: str) -> list[str]:
+    """The metric families (``bleu``, ``rouge``) the implementation ``spec`` names
+    has, and its settings apply to."""
+    parsed = parse_spec(spec)
+    return [f for f in FAMILIES if _has_family(parsed.name, f) and not _foreign_axes(parsed, f)]
+
+
+def _has_family(name: str, wanted: str) -> bool:
+    if name in _REGISTRY:  # without importing the peer's module
+        return wanted in _REGISTRY[name]
+    return _adapter_class(name, wanted) is not None
 
 
 def _plugin_entries() -> dict[str, list[str]]:
@@ -81,7 +113,7 @@ def _plugin_entries() -> dict[str, list[str]]:
 def _entries_on(path: tuple[str, ...]) -> dict[str, list[str]]:
     entries: dict[str, list[str]] = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        if entry.name in _REGISTRY or is_user_spec(entry.name):
+        if entry.name in _REGISTRY or user.is_user_spec(entry.name):
             _note(entry.name, entry.value, "the name is taken by metricdiff")
             continue
         if entry.value not in entries.setdefault(entry.name, []):
@@ -130,39 +162,71 @@ def _note(name: str, value: str, why: str) -> None:
           file=sys.stderr)
 
 
-def get_adapter(name: str, metric: str = "bleu") -> AnyAdapter:
-    """The adapter of implementation ``name`` for ``metric`` (it may still be
-    unavailable: see ``Adapter.unavailable_reason``)."""
-    return adapter_for_family(name, family(metric), metric)
-
-
-def adapter_for_family(name: str, wanted: str, metric: str | None = None) -> AnyAdapter:
-    """The adapter of implementation ``name`` for the family ``bleu`` or ``rouge``."""
-    if wanted not in families_of(name):
+def adapter_for_family(spec: str, wanted: str, metric: str | None = None) -> AnyAdapter:
+    """The adapter of implementation ``spec`` for the family ``bleu`` or
+    ``rouge``, configured with the spec's settings (not yet checked: ``resolve``
+    checks them)."""
+    parsed = parse_spec(spec)
+    found = _adapter_class(parsed.name, wanted)
+    if found is None:
+        families = [f for f in FAMILIES if _has_family(parsed.name, f)]
         raise UnsupportedOption(
-            f"{name} does not implement {metric or wanted!r} (it implements: "
-            f"{', '.join(families_of(name))})"
+            f"{parsed.name} does not implement {metric or wanted!r} (it implements: "
+            f"{', '.join(families)})"
         )
-    if is_user_spec(name):
-        return user_adapter(name, wanted)
-    if name not in _REGISTRY:
-        return _plugin_classes(name)[wanted]()
-    module_name, class_name = _REGISTRY[name][wanted].split(":")
-    module = importlib.import_module(f"metricdiff.implementations.{module_name}")
-    adapter: AnyAdapter = getattr(module, class_name)()
+    foreign = _foreign_axes(parsed, wanted)
+    if foreign:
+        raise UnsupportedOption(f"{parsed.text}: {foreign[0]} is not an axis of {metric or wanted}")
+    return found().configured(dict(parsed.settings))
+
+
+def get_adapter(spec: str, metric: str = "bleu") -> AnyAdapter:
+    """The adapter of implementation ``spec`` for the family of ``metric``,
+    configured with the spec's settings, whether or not it computes ``metric``
+    itself (it may also be unavailable: see ``Adapter.unavailable_reason``)."""
+    return adapter_for_family(spec, family(metric), metric)
+
+
+def computes(spec: str, metric: str) -> bool:
+    """Whether the implementation ``spec`` names computes ``metric`` (installed or
+    not; ConventionError if it is unknown)."""
+    try:
+        return metric in get_adapter(spec, metric).metrics
+    except UnsupportedOption:  # not even the metric's family, or its settings' axes
+        return False
+
+
+def resolve(spec: str, metric: str) -> AnyAdapter:
+    """The implementation ``--impl SPEC`` names, for ``metric``: its adapter,
+    configured with the spec's settings and checked.  A one-line error
+    (ConventionError, UnsupportedOption) for an unknown name, axis or value, a
+    metric it does not compute, or a setting it cannot honour.  Whether it can
+    run here is ``unavailable_reason``'s to say; ``options(metric, overrides)``
+    then gives its profile, with ``-o`` overrides if any."""
+    adapter = get_adapter(spec, metric)
+    adapter.check_metric(metric)
+    try:
+        adapter.options(metric)  # refuses a setting it cannot honour
+    except UnsupportedOption:  # its message names the implementation
+        raise
+    except ConventionError as error:  # an unknown value: say where it was given
+        raise ConventionError(f"--impl {adapter.display_name!r}: {error}") from None
     return adapter
 
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FAMILIES",
     "Adapter",
     "AdapterUnavailable",
     "AnyAdapter",
     "UnsupportedOption",
     "adapter_for_family",
     "adapter_names",
+    "computes",
     "families_of",
     "get_adapter",
+    "resolve",
 ]
 
 # ``metricdiff.implementations()`` lists them all (``metricdiff.api.implementations``).

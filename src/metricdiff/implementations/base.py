@@ -9,13 +9,16 @@ reference, on the same scale.  Library quirks live here, never in the reference.
 from __future__ import annotations
 
 import abc
+import copy
 import importlib
 import importlib.metadata
 from collections.abc import Collection, Mapping, Sequence
-from typing import ClassVar, Generic, TypeVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
+from metricdiff.implementations.settings import merged_settings, spec_text
 from metricdiff.profiles import (
     AXES,
     BleuOptions,
@@ -25,6 +28,7 @@ from metricdiff.profiles import (
     signature,
     with_overrides,
 )
+from metricdiff.profiles.metrics import paper_options
 from metricdiff.statistics import BleuResult, RougeResult
 
 #: The options and result types of one metric family.
@@ -34,11 +38,16 @@ ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 #: Each segment's references, in order; ``None`` marks a missing reference.
 References = Sequence[Sequence[str | None]]
 
+#: Cases scored together (``score_cases``): each its hypotheses and references.
+Cases = Sequence[tuple[Sequence[str], References]]
+
 #: Metrics to score together, each with its options (``Adapter.score_many``).
 Requests = Sequence[tuple[str, OptionsT]]
 
 #: Marks an axis whose every value an adapter can honour.
 ANY = None
+
+AdapterT = TypeVar("AdapterT", bound="Adapter[Any, Any]")
 
 
 @attrs.frozen
@@ -94,10 +103,11 @@ class InvalidOutput(ValueError):
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     """One peer's implementation of one metric family (BLEU or ROUGE).
 
-    Subclasses set the class attributes and implement ``default_options`` and
-    ``corpus_score``; ``settable`` maps each axis the adapter can change to the
-    values (as text) it accepts, or ``ANY``.  An axis missing from ``settable``
-    is fixed at the declared default.
+    Subclasses set the class attributes and implement ``corpus_score``;
+    ``profile`` declares the peer's defaults as departures from the paper's
+    profile, ``settable`` maps each axis the adapter can change to the values (as
+    text) it accepts, or ``ANY``.  An axis missing from ``settable`` is fixed at
+    the declared default.
     """
 
     name: ClassVar[str]
@@ -109,6 +119,14 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: ``bleu`` or ``rouge``; a peer with both has one adapter class per family.
     family: ClassVar[str] = "bleu"
     metrics: ClassVar[tuple[str, ...]] = ("bleu",)
+    #: Whether ``metrics`` is what the implementation says it computes (a user's
+    #: command never says: it is offered every metric of its family), and what
+    #: to call it when it does not.
+    metrics_declared: ClassVar[bool] = True
+    kind: ClassVar[str] = "implementation"
+    #: The declared default profile as its departures from the paper's (axis name
+    #: -> typed value): every axis not named is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
     #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
     #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
@@ -120,12 +138,33 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: What its numbers can state: how closely they are expected to match an
     #: exact derivation (its printed precision, float noise).
     tolerance: ClassVar[Tolerance] = Tolerance()
+    #: Values the peer has that metricdiff refuses, with the reason (axis -> value
+    #: -> why): a tokenizer that downloads a model, say.
+    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: The settings this adapter runs under (``--impl 'NAME[AXIS=VALUE]'``, see
+    #: ``metricdiff.implementations.settings``): axis -> value text, which
+    #: ``options`` applies; ``configured`` gives an adapter with settings.
+    settings: Mapping[str, str] = MappingProxyType({})
     #: A user's own implementation (``python:``, ``cmd:``): its profile is what the
     #: user declares with ``-o``, unknown (and inferred by the audit) without it.
     user_profile: ClassVar[bool] = False
     #: How many cases ``metricdiff.scoring.execution`` hands to one ``score_cases`` call;
     #: an adapter with a high fixed cost per call (a process) wants more.
     batch_size: ClassVar[int] = 200
+
+    def configured(self: AdapterT, settings: Mapping[str, str]) -> AdapterT:
+        """This adapter running under ``settings`` (``options`` refuses what it
+        cannot honour); its class is the same, so a worker process that rebuilds
+        it by class is given the options to run with."""
+        clone = copy.copy(self)
+        clone.settings = MappingProxyType(dict(settings))
+        return clone
+
+    @property
+    def display_name(self) -> str:
+        """How findings, reports and locks name it: ``name``, with its settings
+        (``rouge-score[stemmer=porter-nltk]``)."""
+        return spec_text(self.name, self.settings)
 
     def version(self) -> str:
         """The installed version of the peer, or ``unknown``."""
@@ -155,9 +194,11 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         if reason is not None:
             raise AdapterUnavailable(reason)
 
-    @abc.abstractmethod
     def default_options(self, metric: str) -> OptionsT:
-        """The declared default profile: the peer's value on every axis."""
+        """The declared default profile, the peer's value on every axis: the
+        paper's profile for ``metric`` with the departures in ``profile``."""
+        self.check_metric(metric)
+        return cast(OptionsT, attrs.evolve(paper_options(metric), **self.profile))
 
     def check_metric(self, metric: str) -> None:
         if metric not in self.metrics:
@@ -167,17 +208,32 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             )
 
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> OptionsT:
-        """The default profile with ``overrides`` applied, refusing what the peer
+        """The default profile with the adapter's ``settings`` and ``overrides``
+        applied (an axis in both must have one value), refusing what the peer
         cannot honour.  ROUGE's ``variant`` and ``n`` come from the metric name."""
         self.check_metric(metric)
-        overrides = overrides or {}
+        overrides = merged_settings(self.display_name, self.settings, overrides or {})
         for axis in ("variant", "n"):
             if axis in overrides and self.family == "rouge":
                 raise ConventionError(f"axis {axis!r} is set by the metric name ({metric})")
+        for axis, value in overrides.items():
+            why = self.refused.get(axis, {}).get(value.strip())
+            if why is not None:
+                raise UnsupportedOption(
+                    f"{self.name} cannot honour {axis}={value.strip()}: {why} "
+                    f"({self._accepts(axis)})"
+                )
         default = self.default_options(metric)
         options = with_overrides(default, overrides)
         self.check(default, options)
         return options
+
+    def prepared(self, metric: str, options: OptionsT) -> None:
+        """Refuse what cannot run before the peer is called: a metric it lacks, a
+        missing library, an axis value it cannot honour."""
+        self.check_metric(metric)
+        self.ensure_available()
+        self.check(self.default_options(metric), options)
 
     def check(self, default: OptionsT, options: OptionsT) -> None:
         """Raise UnsupportedOption for every axis set to a value the peer lacks."""
@@ -187,11 +243,17 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
                 continue
             allowed = self.settable.get(axis, ())
             if allowed is not ANY and value not in allowed:
-                choices = f"accepts: {', '.join(allowed)}" if allowed else "it is fixed"
                 raise UnsupportedOption(
                     f"{self.name} cannot honour {axis}={value} "
-                    f"(its {AXES[axis].name} is {declared[axis]}; {choices})"
+                    f"(its {AXES[axis].name} is {declared[axis]}; {self._accepts(axis)})"
                 )
+
+    def _accepts(self, axis: str) -> str:
+        """The values of ``axis`` it can run with, as a refusal names them."""
+        allowed = self.settable.get(axis, ())
+        if allowed is ANY:
+            return "accepts any value"
+        return f"accepts: {', '.join(allowed)}" if allowed else "it is fixed"
 
     @abc.abstractmethod
     def corpus_score(
@@ -225,10 +287,7 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         ]
 
     def score_cases(
-        self,
-        metric: str,
-        cases: Sequence[tuple[Sequence[str], References]],
-        options: OptionsT,
+        self, metric: str, cases: Cases, options: OptionsT
     ) -> list[ResultT | BaseException]:
         """Each case ``(hyps, refs)`` scored as a corpus, in order: its result, or
         the exception its ``corpus_score`` raised.  One case's failure never costs

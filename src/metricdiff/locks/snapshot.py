@@ -27,11 +27,8 @@ from __future__ import annotations
 
 import hashlib
 import math
-import os
 import platform
 import re
-import secrets
-import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -41,12 +38,14 @@ from typing import Any
 import attrs
 import tomli_w
 
+from metricdiff.atomic import write_atomic
 from metricdiff.cases.files import Corpus, InputError, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.base import UnsupportedOption
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.wording import plural
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -390,30 +389,10 @@ def check_writable(path: Path) -> None:
 
 
 def write(lock: Lock, path: Path) -> None:
-    """Write ``lock`` to ``path`` atomically: into a new file in the same folder,
-    then renamed over ``path``, so that a snapshot interrupted while writing
-    leaves the previous lock (or none), never half of one.
-
-    The text is made first, so a lock that cannot be written leaves no file.  The
-    new file gets the mode a plain write would give (that of the file it
-    replaces, else 0o666 less the umask).  A symlinked lock is replaced at its
-    target, as a plain write would update it."""
-    target = path.resolve() if path.is_symlink() else path
-    text = dumps(lock, path.name)
-    temp = target.with_name(f".{target.name}.{secrets.token_hex(6)}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-    descriptor = os.open(temp, flags, 0o666)  # the kernel applies the umask
-    try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())  # on disk before it takes the lock's name
-        if target.exists():
-            os.chmod(temp, stat.S_IMODE(target.stat().st_mode))
-        os.replace(temp, target)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+    """Write ``lock`` to ``path`` atomically (``write_atomic``), so that a snapshot
+    interrupted while writing leaves the previous lock (or none), never half of
+    one.  The text is made first, so a lock that cannot be written leaves no file."""
+    write_atomic(path, dumps(lock, path.name))
 
 
 # --- reading ----------------------------------------------------------------
@@ -613,10 +592,6 @@ class Drift:
         return f"drift: {where}  {self.field}: {self.old} -> {self.new}"
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'' if number == 1 else 's'}"
-
-
 def _within(old: float, new: float, abs_tol: float, rel_tol: float) -> bool:
     if math.isnan(old) or math.isnan(new):
         return math.isnan(old) and math.isnan(new)
@@ -701,7 +676,7 @@ class Missing:
     def line(self) -> str:
         # An adapter's reason already starts with its name.
         reason = self.reason if self.reason.startswith(self.impl) else f"{self.impl}: {self.reason}"
-        return f"missing: {reason} ({_count(self.scores, 'score')} not checked)"
+        return f"missing: {reason} ({plural(self.scores, 'score')} not checked)"
 
 
 @attrs.frozen
@@ -726,19 +701,23 @@ class Verification:
         return len({(drift.case, drift.metric, drift.impl) for drift in self.drifts})
 
     def summary(self) -> str:
-        """``LOCK: all 6 scores reproduce``, or ``LOCK: 3 of 6 scores drifted (26
-        fields)``, with the missing implementations if any."""
+        """``LOCK: all 6 scores reproduce`` (``its 1 score reproduces``), or ``LOCK:
+        3 of 6 scores drifted (26 fields)``, with the missing implementations if
+        any."""
         if self.ok:
-            return f"{self.lock}: all {_count(self.checked, 'score')} reproduce"
+            if self.checked == 1:
+                return f"{self.lock}: its 1 score reproduces"
+            return f"{self.lock}: all {plural(self.checked, 'score')} reproduce"
         if self.drifts:
-            text = (f"{self.lock}: {self.drifted_scores} of {_count(self.checked, 'score')} "
-                    f"drifted ({_count(len(self.drifts), 'field')})")
+            text = (f"{self.lock}: {self.drifted_scores} of {plural(self.checked, 'score')} "
+                    f"drifted ({plural(len(self.drifts), 'field')})")
         elif self.checked:
-            text = f"{self.lock}: {_count(self.checked, 'score')} checked, all reproduce"
+            text = (f"{self.lock}: {plural(self.checked, 'score')} checked, "
+                    + ("it reproduces" if self.checked == 1 else "all reproduce"))
         else:
             text = f"{self.lock}: no score could be checked"
         if self.missing:
-            text += f", {_count(len(self.missing), 'implementation')} missing"
+            text += f", {plural(len(self.missing), 'implementation')} missing"
         return text
 
     def lines(self) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from metricdiff.atomic import write_atomic
 from metricdiff.cases.files import InputError
 from metricdiff.reports import html_report, json_report, markdown, plot
 from metricdiff.reports.content import build
@@ -48,7 +49,7 @@ def write_reports(folder: Path, out: Path | None = None,
         path = target / name
         try:
             target.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(text.encode("utf-8"))
+            write_atomic(path, text)
         except OSError as error:
             raise InputError(f"{path}:0: cannot write: {error.strerror or error}") from None
         written.append(path)

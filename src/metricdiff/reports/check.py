@@ -2,6 +2,9 @@
 
 Deterministic by construction: rows follow the fixture order, columns the
 implementation order, and nothing time- or machine-dependent goes in the body.
+Names, case IDs and details come from the data (a ``cmd:`` implementation is
+any text, a crash's detail its exception's message): in ``check.md`` they are in
+code spans or escaped, as in ``report.md``.
 """
 
 from __future__ import annotations
@@ -13,7 +16,9 @@ from pathlib import Path
 
 from tabulate import tabulate
 
+from metricdiff.atomic import write_atomic
 from metricdiff.comparison.expectations import Outcome
+from metricdiff.reports.markdown import code, escape
 
 
 def _cell(outcome: Outcome) -> str:
@@ -51,15 +56,16 @@ def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     rows: dict[str, dict[str, str]] = {}
     for outcome in outcomes:
         rows.setdefault(label(outcome), {})[outcome.impl] = _cell(outcome)
-    table = [[label, *(cells.get(impl, "") for impl in impls)] for label, cells in rows.items()]
-    return str(tabulate(table, headers=["case", *impls], tablefmt="github"))
+    table = [[escape(label), *(cells.get(impl, "") for impl in impls)]
+             for label, cells in rows.items()]
+    return str(tabulate(table, headers=["case", *map(code, impls)], tablefmt="github"))
 
 
 def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     """Per implementation, how many outcomes had each status."""
     counts = {impl: Counter(o.status for o in outcomes if o.impl == impl) for impl in impls}
     statuses = sorted({o.status for o in outcomes})
-    table = [[impl, *(counts[impl][status] for status in statuses)] for impl in impls]
+    table = [[code(impl), *(counts[impl][status] for status in statuses)] for impl in impls]
     return str(tabulate(table, headers=["implementation", *statuses], tablefmt="github"))
 
 
@@ -89,8 +95,8 @@ def render_markdown(
         "",
         "## Implementations",
         "",
-        tabulate(sorted(signatures.items()), headers=["implementation", "default signature"],
-                 tablefmt="github"),
+        tabulate([[code(name), code(signature)] for name, signature in sorted(signatures.items())],
+                 headers=["implementation", "default signature"], tablefmt="github"),
         "",
         "## Summary",
         "",
@@ -103,7 +109,7 @@ def render_markdown(
     label = labeller(outcomes)
     if found:
         lines.append(tabulate(
-            [[label(o), o.impl, o.status, o.detail] for o in found],
+            [[escape(label(o)), code(o.impl), o.status, escape(o.detail)] for o in found],
             headers=["case", "implementation", "status", "detail"], tablefmt="github",
         ))
     else:
@@ -121,11 +127,11 @@ def write_reports(
     """Write ``check.md`` and ``check.json`` into ``out_dir``; return their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     markdown = out_dir / "check.md"
-    markdown.write_text(render_markdown(outcomes, impls, signatures), encoding="utf-8")
+    write_atomic(markdown, render_markdown(outcomes, impls, signatures))
     data = {
         "implementations": signatures,
         "outcomes": [o.to_json() for o in outcomes],
     }
     as_json = out_dir / "check.json"
-    as_json.write_text(json.dumps(data, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    write_atomic(as_json, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
     return [markdown, as_json]

@@ -1,12 +1,16 @@
 """``report.md``: the audit as Markdown tables (through ``tabulate``) ready to paste
 into a paper's appendix.
 
-Every text that came from the audited data goes into a code span, with its
-invisible characters made visible and ``|`` escaped, so that neither a table nor
-a Markdown renderer can be broken by it.
+Every text that came from the audited data (texts, errors, implementation names,
+signatures, reasons) is either in a code span that nothing inside it can close
+(``code``) or escaped (``escape``), with its invisible characters made visible,
+so that neither a table nor a Markdown renderer can be broken by it, and no data
+becomes HTML, a link or an image in a viewer.
 """
 
 from __future__ import annotations
+
+import re
 
 from tabulate import tabulate
 
@@ -20,7 +24,6 @@ from metricdiff.reports.content import (
     MetricReport,
     Report,
     example_texts,
-    implementations,
     largest,
 )
 from metricdiff.reports.visible import visible
@@ -37,16 +40,50 @@ LEGEND = (
 )
 
 
-def cell(text: str) -> str:
-    """Plain text made safe in a table cell: ``|`` escaped, no line breaks."""
-    return text.replace("|", "\\|").replace("\n", " ")
+#: What gives text a meaning in Markdown inline: backslash, backtick (code), ``*``
+#: and ``_`` (emphasis; ``_`` inside a word cannot be), ``](`` (a link or image;
+#: a bracket followed by anything else links nowhere, as no line of a report
+#: starts with data, which a link definition would need), ``<`` (raw HTML,
+#: autolinks), ``&`` (entities), ``~`` (strikethrough), ``|`` (a table's
+#: columns).  CommonMark lets a backslash escape each of them.
+_MEANINGFUL = re.compile(r"[\\`*<&~|]|\](?=\()|(?<![^\W_])_|_(?![^\W_])")
+_BACKTICKS = re.compile(r"`+")
 
 
-def code(text: str) -> str:
-    """``text`` as a code span that a table cell can hold."""
-    fence = "``" if "`" in text else "`"
-    pad = " " if fence == "``" or text.startswith(" ") or text.endswith(" ") else ""
-    return f"{fence}{pad}{cell(text)}{pad}{fence}"
+def one_line(text: str) -> str:
+    """``text`` on one line: a table row or list item ends at a line break."""
+    return text.replace("\r\n", " ").replace("\r", " ").replace("\n", " ")
+
+
+def escape(text: str) -> str:
+    """Plain text from the data, read as text by any Markdown renderer, in a
+    table cell or out of one: every character with an inline meaning
+    backslash-escaped (CommonMark 2.4), no line breaks."""
+    return _MEANINGFUL.sub(lambda found: "\\" + found.group(), one_line(text))
+
+
+def code(text: str, table: bool = True) -> str:
+    """``text`` as a code span (CommonMark 6.1) that nothing inside it can close:
+    the fence is one backtick longer than the longest run of backticks in the
+    text, and a text that starts or ends with a backtick or a space is padded
+    with one space each side (the renderer takes them off again).  In a table
+    (``table``) ``|`` is escaped, which GFM undoes inside code spans too.  An
+    empty text has no code span: it is left out."""
+    text = one_line(text).replace("|", "\\|") if table else one_line(text)
+    if not text:
+        return ""
+    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    padded = text.strip(" ") != "" and (text[0] in "` " or text[-1] in "` ")
+    pad = " " if padded else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def names(finding: Finding) -> str:
+    """The implementations of a finding, each in a code span: ``a`` vs ``b``."""
+    if not finding.impl_b:
+        return code(finding.impl_a)
+    return f"{code(finding.impl_a)} vs {code(finding.impl_b)}"
 
 
 def shown(text: str | None, limit: int | None = TEXT_LIMIT) -> str:
@@ -79,14 +116,14 @@ def profile_table(section: MetricReport) -> str:
     for row in section.profiles:
         values = [f"**{code(value)}**" if departs else code(value)
                   for value, departs in row.values]
-        rows.append([cell(row.person.name), cell(row.person.version), *values,
+        rows.append([code(row.person.name), escape(row.person.version), *values,
                      code(row.person.signature)])
     return _table(rows, ["implementation", "version", *section.axes, "signature"])
 
 
 def findings_table(section: MetricReport) -> str:
     rows = [
-        [str(index), cell(f.kind), code(cause_of(f)), cell(implementations(f)), str(f.count),
+        [str(index), escape(f.kind), code(cause_of(f)), names(f), str(f.count),
          largest(f), example_cell(f)]
         for index, f in enumerate(section.findings, start=1)
     ]
@@ -95,7 +132,7 @@ def findings_table(section: MetricReport) -> str:
 
 
 def conformance_table(section: MetricReport) -> str:
-    rows = [[cell(row.implementation), *(cell(status.text()) for status in row.cells)]
+    rows = [[code(row.implementation), *(escape(status.text()) for status in row.cells)]
             for row in section.conformance]
     return _table(rows, ["implementation", *section.clauses])
 
@@ -103,14 +140,14 @@ def conformance_table(section: MetricReport) -> str:
 def corpus_section(found: MetricComparison) -> list[str]:
     """Every implementation's score on the user's corpus, and each gap split by
     axis: what the causes and examples after it account for."""
-    return [
-        f"### Your corpus: {corpus_table.scale(found)}",
-        "",
-        CORPUS_INTRO,
-        "",
-        *corpus_table.body(found, "md"),
-        "",
-    ]
+    rows = [[code(impl), score, delta, escape(part)]
+            for impl, score, delta, part in corpus_table.rows(found)]
+    lines = [f"### Your corpus: {corpus_table.scale(found)}", "", CORPUS_INTRO, "",
+             _table(rows, list(corpus_table.HEADERS)), ""]
+    lines += [f"- {code(e.impl, table=False)} could not score: {escape(e.error)}"
+              for e in corpus_table.failures(found)]
+    lines += [f"- {escape(gap.sentence())}" for gap in found.gaps]
+    return [*lines, ""]
 
 
 def metric_section(section: MetricReport) -> list[str]:
@@ -134,9 +171,10 @@ def metric_section(section: MetricReport) -> list[str]:
         "",
     ]
     for name, tolerance in section.tolerances:
-        lines.append(f"- tolerance of {cell(name)}: {cell(tolerance.describe())}")
+        lines.append(f"- tolerance of {code(name, table=False)}: "
+                     f"{escape(tolerance.describe())}")
     for reason in record.skipped:
-        lines.append(f"- skipped: {cell(reason)}")
+        lines.append(f"- skipped: {escape(reason)}")
     if section.tolerances or record.skipped:
         lines.append("")
     lines += ["### Findings", ""]
@@ -162,9 +200,9 @@ def metric_section(section: MetricReport) -> list[str]:
     ]
     for finding in section.unexplained:
         lines.append(
-            f"- no axis explains {cell(finding.impl_a)} against the reference configured "
-            f"as it: {plural(finding.count, 'case')}, first "
-            f"difference {code(finding.first_difference)}"
+            f"- no axis explains {code(finding.impl_a, table=False)} against the reference "
+            f"configured as it: {plural(finding.count, 'case')}, first "
+            f"difference {code(finding.first_difference, table=False)}"
         )
     if section.unexplained:
         lines.append("")

@@ -21,7 +21,6 @@ Conventions every ROUGE adapter follows:
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import cache
@@ -31,8 +30,10 @@ import attrs
 
 from metricdiff.implementations.base import ANY, Adapter, References, UnsupportedOption
 from metricdiff.implementations.peers import _isolated
+from metricdiff.implementations.reference import resample
+from metricdiff.implementations.reference.rouge import summed_counts, usable_references
 from metricdiff.implementations.text.tokenizers import preprocess
-from metricdiff.profiles.metrics import family, with_variant
+from metricdiff.profiles.metrics import family
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -68,42 +69,23 @@ class Matching(Collection[str]):
 ANY_ALPHA = Matching("alpha=A (any A in [0, 1])", lambda value: value.startswith("alpha="))
 
 
-def alpha_of(options: RougeOptions) -> float:
-    """The A of ``f_measure=alpha=A``."""
-    name, _, number = options.f_measure.partition("=")
-    if name != "alpha":  # pragma: no cover - refused by settable first
-        raise UnsupportedOption(f"f_measure={options.f_measure} is not an alpha")
-    return float(number)
-
-
-def usable_references(seg: Sequence[str | None]) -> list[str]:
-    """The references that take part: ``None`` dropped; none left gives ``[""]``."""
-    kept = [ref for ref in seg if ref is not None]
-    return kept or [""]
-
-
-def mean(values: Sequence[float]) -> float:
-    """The arithmetic mean, summed left to right (0 for no values)."""
-    total = 0.0
-    for value in values:
-        total += value
-    return total / len(values) if values else 0.0
-
-
-def summed_counts(results: Sequence[RougeResult]) -> tuple[float, float, float]:
-    return (
-        math.fsum(r.matches for r in results),
-        math.fsum(r.hyp_total for r in results),
-        math.fsum(r.ref_total for r in results),
-    )
+def alpha_of(f_measure: str) -> float:
+    """The A of ROUGE-1.5.5's F = PR / ((1-A)P + AR) that an ``f_measure`` value
+    means: ``alpha=A`` is A; ``beta=B`` is 1 / (1 + B^2), for which it equals
+    (1 + B^2)PR / (R + B^2 P)."""
+    name, _, number = f_measure.partition("=")
+    value = float(number)
+    return value if name == "alpha" else 1.0 / (1.0 + value * value)
 
 
 def macro(results: Sequence[RougeResult]) -> RougeResult:
-    """``corpus_average=macro``: mean R, P and F; counts summed."""
+    """``corpus_average=macro``: mean R, P and F; counts summed (no results: 0)."""
+    if not results:
+        return RougeResult(0.0, 0.0, 0.0)
     return RougeResult(
-        mean([r.recall for r in results]),
-        mean([r.precision for r in results]),
-        mean([r.fmeasure for r in results]),
+        resample.mean([r.recall for r in results]),
+        resample.mean([r.precision for r in results]),
+        resample.mean([r.fmeasure for r in results]),
         *summed_counts(results),
     )
 
@@ -209,7 +191,6 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
 
     family = "rouge"
     install_hint = "pip install 'metricdiff[rouge]'"
-    profile: ClassVar[Mapping[str, Any]] = {}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
 
     def default_options(self, metric: str) -> RougeOptions:
@@ -220,14 +201,12 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
             if family(metric) != "rouge":
                 self.check_metric(metric)
             metric = self.metrics[0]
-        return with_variant(RougeOptions(**self.profile), metric)
+        return super().default_options(metric)
 
     def prepared(self, metric: str, options: RougeOptions) -> None:
-        """Refuse what cannot run: an unknown metric, a missing library, an axis
-        value the peer lacks, and whatever ``refuse`` adds."""
-        self.check_metric(metric)
-        self.ensure_available()
-        self.check(self.default_options(metric), options)
+        """Refuse what cannot run: what every adapter refuses, and whatever
+        ``refuse`` adds."""
+        super().prepared(metric, options)
         self.refuse(metric, options)
 
     def refuse(self, metric: str, options: RougeOptions) -> None:

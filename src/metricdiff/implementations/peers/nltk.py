@@ -53,11 +53,13 @@ the unsmoothed ones, all 0.
 
 from __future__ import annotations
 
+import contextlib
 import warnings
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.implementations.base import ANY, Adapter, References, Tolerance, UnsupportedOption
+from metricdiff.implementations.reference.bleu import usable_references
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
@@ -98,6 +100,13 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
         "sys.float_info.min, so where BLEU is 0 it gives a float of ~1e-76: no score on "
         "a 0-100 scale states anything below 1e-12"
     )
+    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+    # axis not named here is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {
+        "smoothing": "float-min",
+        "empty_order": "denominator-one",
+        "all_zero": "zero",
+    }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
         "lowercase": ANY,
@@ -109,26 +118,6 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
         "empty_order": ("denominator-one", "effective-order"),
         "empty_reference": ("length-zero", "dropped"),
     }
-
-    def default_options(self, metric: str) -> BleuOptions:
-        self.check_metric(metric)
-        return BleuOptions(
-            tokenize="none",
-            lowercase="none",
-            lowercase_stage="before-tokenize",
-            max_order=4,
-            weights=None,
-            ref_length="closest",
-            closest_tie="shorter",
-            smoothing="float-min",
-            smooth_value=None,
-            smooth_orders="n>1",
-            empty_order="denominator-one",
-            all_zero="zero",
-            level="corpus",
-            empty_reference="length-zero",
-            empty_policy="zero",
-        )
 
     def check(self, default: BleuOptions, options: BleuOptions) -> None:
         """The per-axis check, plus two combinations NLTK cannot honour: method2's
@@ -162,53 +151,51 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
         )
         return smoother
 
-    def _prepared(self, metric: str, options: BleuOptions) -> None:
-        self.check_metric(metric)
-        self.ensure_available()
-        self.check(self.default_options(metric), options)
+    def arguments(self, options: BleuOptions) -> dict[str, Any]:
+        """What ``corpus_bleu`` and ``sentence_bleu`` take besides the tokens."""
+        return {
+            "weights": options.order_weights(),
+            "smoothing_function": self.smoothing_function(options),
+            "auto_reweigh": options.empty_order == "effective-order",
+        }
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> BleuResult:
-        self._prepared(metric, options)
+        self.prepared(metric, options)
         from nltk.translate.bleu_score import corpus_bleu
 
         hyp_tokens, ref_tokens = _tokens(hyps, refs, options)
-        smoother = self.smoothing_function(options)
-        with warnings.catch_warnings():
-            # method0 warns about every order without matches.
-            warnings.simplefilter("ignore", UserWarning)
-            score = corpus_bleu(
-                ref_tokens,
-                hyp_tokens,
-                weights=options.order_weights(),
-                smoothing_function=smoother,
-                auto_reweigh=options.empty_order == "effective-order",
-            )
+        arguments = self.arguments(options)
+        with _quiet():
+            score = corpus_bleu(ref_tokens, hyp_tokens, **arguments)
+            smoother = arguments["smoothing_function"]
             return _result(float(score), ref_tokens, hyp_tokens, options.max_order, smoother)
 
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> list[BleuResult]:
         """Each segment through ``sentence_bleu`` (which is ``corpus_bleu`` of one)."""
-        self._prepared(metric, options)
+        self.prepared(metric, options)
         from nltk.translate.bleu_score import sentence_bleu
 
         hyp_tokens, ref_tokens = _tokens(hyps, refs, options)
-        smoother = self.smoothing_function(options)
+        arguments = self.arguments(options)
         results = []
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", UserWarning)
+        with _quiet():
             for hyp, seg in zip(hyp_tokens, ref_tokens, strict=True):
-                score = sentence_bleu(
-                    seg,
-                    hyp,
-                    weights=options.order_weights(),
-                    smoothing_function=smoother,
-                    auto_reweigh=options.empty_order == "effective-order",
-                )
-                results.append(_result(float(score), [seg], [hyp], options.max_order, smoother))
+                score = sentence_bleu(seg, hyp, **arguments)
+                results.append(_result(float(score), [seg], [hyp], options.max_order,
+                                       arguments["smoothing_function"]))
         return results
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """NLTK's method0 warns about every order without matches: not ours to show."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        yield
 
 
 def _tokens(
@@ -221,12 +208,8 @@ def _tokens(
     def tokens(text: str) -> Tokens:
         return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage)
 
-    keep_empty = options.empty_reference == "length-zero"
     hyp_tokens = [tokens(hyp) for hyp in hyps]
-    ref_tokens = [
-        [tokens(ref) for ref in seg if ref is not None and (keep_empty or ref != "")]
-        for seg in refs
-    ]
+    ref_tokens = [[tokens(ref) for ref in usable_references(seg, options)] for seg in refs]
     if len(hyp_tokens) != len(ref_tokens):
         raise ValueError(f"{len(hyp_tokens)} hypotheses but {len(ref_tokens)} reference sets")
     return hyp_tokens, ref_tokens

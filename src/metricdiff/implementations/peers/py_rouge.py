@@ -78,8 +78,8 @@ from metricdiff.implementations.peers._rouge_common import (
     alpha_of,
     punkt_available,
     result,
-    summed_counts,
 )
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -144,7 +144,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
             apply_avg=options.multi_ref == "pooled",
             apply_best=options.multi_ref == "best-recall",
             stemming=options.stemmer != "none",
-            alpha=alpha_of(options),
+            alpha=alpha_of(options.f_measure),
             weight_factor=options.weight,
             ensure_compatibility=True,
         )

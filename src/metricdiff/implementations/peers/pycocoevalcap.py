@@ -84,10 +84,11 @@ from metricdiff.implementations.peers._rouge_common import (
     PeerRougeAdapter,
     lines,
     result,
-    summed_counts,
     text_axes_are,
     text_pipeline,
 )
+from metricdiff.implementations.reference.bleu import usable_references
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult
@@ -112,6 +113,9 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
         reason="BleuScorer adds 1e-15 to every match count and 1e-9 to every total and "
         "to the reference length, which moves each precision and BP by ~1e-9 relative",
     )
+    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+    # axis not named here is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {"smoothing": "epsilon"}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
         "lowercase": ANY,
@@ -121,34 +125,12 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
         "empty_reference": ("length-zero", "dropped"),
     }
 
-    def default_options(self, metric: str) -> BleuOptions:
-        self.check_metric(metric)
-        return BleuOptions(
-            tokenize="none",
-            lowercase="none",
-            lowercase_stage="before-tokenize",
-            max_order=4,
-            weights=None,
-            ref_length="closest",
-            closest_tie="shorter",
-            smoothing="epsilon",
-            smooth_value=None,
-            smooth_orders="n>1",
-            empty_order="zero",
-            all_zero="smooth",
-            level="corpus",
-            empty_reference="length-zero",
-            empty_policy="zero",
-        )
-
     def _run(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> tuple[Any, list[float], list[list[float]]]:
         """The filled ``BleuScorer`` and its ``compute_score`` output, as
         ``Bleu.compute_score`` produces them (with ``option`` = ref_length)."""
-        self.check_metric(metric)
-        self.ensure_available()
-        self.check(self.default_options(metric), options)
+        self.prepared(metric, options)
         from pycocoevalcap.bleu.bleu_scorer import BleuScorer
 
         def text(segment: str) -> str:
@@ -156,13 +138,12 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
                 preprocess(segment, options.tokenize, options.lowercase, options.lowercase_stage)
             )
 
-        keep_empty = options.empty_reference == "length-zero"
         hyps, refs = list(hyps), list(refs)
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
         scorer = BleuScorer(n=options.max_order)
         for number, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), start=1):
-            usable = [text(r) for r in seg if r is not None and (keep_empty or r != "")]
+            usable = [text(r) for r in usable_references(seg, options)]
             if not usable:
                 raise MissingReferenceError(
                     f"pycocoevalcap needs at least one reference per segment; segment "

@@ -56,12 +56,11 @@ from metricdiff.implementations.peers._rouge_common import (
     ROUGE_N_METRICS,
     PeerRougeAdapter,
     alpha_of,
-    mean,
+    macro,
     punkt_available,
     punkt_refusal,
     result,
     split_period,
-    summed_counts,
     text_axes_are,
     text_pipeline,
 )
@@ -137,7 +136,7 @@ class RougeMetricPyAdapter(PeerRougeAdapter):
             rouge_su=variant == "su",
             skip_gap=None if options.skip < 0 else options.skip,
             multi_ref_mode=_MULTI_REF_MODES[options.multi_ref],
-            alpha=alpha_of(options),
+            alpha=alpha_of(options.f_measure),
             mode=mode,
         )
 
@@ -171,10 +170,7 @@ class RougeMetricPyAdapter(PeerRougeAdapter):
     ) -> RougeResult:
         if options.corpus_average == "macro":
             pairs = self.sentence_scores(metric, hyps, refs, options)
-            return result(
-                mean([p.recall for p in pairs]), mean([p.precision for p in pairs]),
-                mean([p.fmeasure for p in pairs]), summed_counts(pairs),
-            )
+            return macro(pairs)
         scores, counts = self._evaluate(metric, hyps, refs, options, "average")
         score = _only(scores)
         totals = tuple(sum(c[i] for c in counts) for i in range(3))

@@ -51,8 +51,8 @@ from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import (
     IsolatedPeerAdapter,
     result,
-    summed_counts,
 )
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.implementations.text.tokenizers import lowercase
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult

@@ -62,11 +62,11 @@ from metricdiff.implementations.peers._rouge_common import (
     punkt_available,
     punkt_refusal,
     result,
-    summed_counts,
     text_axes_are,
     text_pipeline,
     with_counts,
 )
+from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 

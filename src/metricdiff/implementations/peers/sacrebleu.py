@@ -38,8 +38,9 @@ before ``compute_bleu`` runs.  The tests check the score against the public
 ``sacrebleu.corpus_bleu``.
 
 Tokenizers are sacrebleu's own: ``none``, ``13a``, ``intl``, ``zh``, ``char`` and,
-when MeCab and its dictionary import, ``ja-mecab`` and ``ko-mecab`` (the ``spm`` and
-``flores`` tokenizers download a model and are not offered).  sacrebleu's ``zh`` is
+when MeCab and its dictionary import, ``ja-mecab`` and ``ko-mecab``.  The ``spm``,
+``flores101`` and ``flores200`` tokenizers download a model and are refused, with
+that reason (``refused``).  sacrebleu's ``zh`` is
 what metricdiff calls ``zh-sacrebleu``; it is offered under that name when the
 ``tokenize`` axis has it, and as ``zh``.
 
@@ -129,6 +130,20 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
     modules = ("sacrebleu", "sacrebleu.metrics.bleu")
     # WMT reports some language pairs with the international tokenizer.
     variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"intl": {"tokenize": "intl"}}
+    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+    # axis not named here is at the paper's value.
+    profile: ClassVar[Mapping[str, Any]] = {
+        "tokenize": "13a",
+        "smoothing": "exp",
+        "all_zero": "zero",
+    }
+    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "tokenize": dict.fromkeys(
+            ("spm", "flores101", "flores200"),
+            "sacrebleu downloads its SentencePiece model for it on first use, and "
+            "metricdiff assumes no network",
+        ),
+    }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": _offered_tokenizers(),
         "lowercase": ("none", "unicode"),
@@ -139,40 +154,16 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
         "empty_reference": ("length-zero", "dropped"),
     }
 
-    def default_options(self, metric: str) -> BleuOptions:
-        self.check_metric(metric)
-        return BleuOptions(
-            tokenize="13a",
-            lowercase="none",
-            lowercase_stage="before-tokenize",
-            max_order=4,
-            weights=None,
-            ref_length="closest",
-            closest_tie="shorter",
-            smoothing="exp",
-            smooth_value=None,
-            smooth_orders="n>1",
-            empty_order="zero",
-            all_zero="zero",
-            level="corpus",
-            empty_reference="length-zero",
-            empty_policy="zero",
-        )
-
-    def bleu(self, options: BleuOptions) -> Any:
-        """The ``sacrebleu.metrics.BLEU`` object configured as ``options`` say."""
+    def bleu(self, metric: str, options: BleuOptions) -> Any:
+        """The ``sacrebleu.metrics.BLEU`` object configured as ``options`` say,
+        once they are checked (``prepared``)."""
+        self.prepared(metric, options)
         return _bleu_for(options)
-
-    def _prepared(self, metric: str, options: BleuOptions) -> Any:
-        self.check_metric(metric)
-        self.ensure_available()
-        self.check(self.default_options(metric), options)
-        return self.bleu(options)
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
     ) -> BleuResult:
-        bleu = self._prepared(metric, options)
+        bleu = self.bleu(metric, options)
         return _score(bleu, list(hyps), reference_streams(refs, options), options.max_order)
 
     def sentence_scores(
@@ -181,7 +172,7 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
         """Each segment as a one-segment corpus: exactly what ``BLEU.sentence_score``
         computes (it calls the same two methods), but without its refusal of an
         empty reference list and its "enable effective_order" warning."""
-        bleu = self._prepared(metric, options)
+        bleu = self.bleu(metric, options)
         return [
             _score(bleu, [hyp], reference_streams([seg], options), options.max_order)
             for hyp, seg in zip(hyps, refs, strict=True)

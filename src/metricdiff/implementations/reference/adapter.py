@@ -3,61 +3,62 @@ the paper's profile by default, every axis settable."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References, Requests, Scored
+from metricdiff.implementations.base import (
+    ANY,
+    Adapter,
+    OptionsT,
+    References,
+    Requests,
+    ResultT,
+    Scored,
+)
 from metricdiff.implementations.reference import bleu, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
-from metricdiff.profiles.metrics import METRICS, paper_options
+from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
 
-_EVERY_AXIS = dict.fromkeys(AXES, ANY)
+
+class _Reference(Adapter[OptionsT, ResultT]):
+    """The paper's functions of one family behind the adapter interface; the
+    declared profile is the paper's (``Adapter.profile`` is empty)."""
+
+    name = "reference"
+    settable = dict.fromkeys(AXES, ANY)
+    #: The corpus score of (hypotheses, references, options), and the score of
+    #: one segment (hypothesis, its references, options).
+    corpus: ClassVar[Callable[..., Any]]
+    sentence: ClassVar[Callable[..., Any]]
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> ResultT:
+        result: ResultT = type(self).corpus(hyps, refs, options)
+        return result
+
+    def sentence_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, options: OptionsT
+    ) -> list[ResultT]:
+        sentence = type(self).sentence
+        return [sentence(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)]
 
 
-class ReferenceBleuAdapter(Adapter[BleuOptions, BleuResult]):
+class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
     """BLEU as Papineni et al. (2002) define it (``bleu.py``)."""
 
-    name = "reference"
-    settable = _EVERY_AXIS
-
-    def default_options(self, metric: str) -> BleuOptions:
-        return BleuOptions()
-
-    def corpus_score(
-        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
-    ) -> BleuResult:
-        return bleu.corpus_bleu(hyps, refs, options)
-
-    def sentence_scores(
-        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
-    ) -> list[BleuResult]:
-        return [bleu.sentence_bleu(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)]
+    corpus = staticmethod(bleu.corpus_bleu)
+    sentence = staticmethod(bleu.sentence_bleu)
 
 
-class ReferenceRougeAdapter(Adapter[RougeOptions, RougeResult]):
+class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
     """ROUGE as Lin (2004) defines it (``rouge.py``)."""
 
-    name = "reference"
     family = "rouge"
     metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
-    settable = _EVERY_AXIS
-
-    def default_options(self, metric: str) -> RougeOptions:
-        options = paper_options(metric)
-        assert isinstance(options, RougeOptions)
-        return options
-
-    def corpus_score(
-        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
-    ) -> RougeResult:
-        return rouge.corpus_rouge(hyps, refs, options)
-
-    def sentence_scores(
-        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
-    ) -> list[RougeResult]:
-        return [
-            rouge.sentence_rouge(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)
-        ]
+    corpus = staticmethod(rouge.corpus_rouge)
+    sentence = staticmethod(rouge.sentence_rouge)
 
     def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
                    refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:

@@ -20,7 +20,8 @@ Tokens can be any hashable values; equality is ``==``.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Iterator, Sequence
 
 Tokens = Sequence[Hashable]
 
@@ -57,6 +58,13 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
     """
     if len(a) < len(b):
         a, b = b, a  # the longer one in the bits: fewer iterations
+    last = deque(_bit_rows(a, b), maxlen=1)
+    return (~last[0]).bit_count() if last else 0
+
+
+def _bit_rows(a: Tokens, b: Tokens) -> Iterator[int]:
+    """V after each token of ``b``, its bits over the positions of ``a``
+    (ROUGE-L; ``lcs_length`` says how)."""
     masks = _position_masks(a)
     v = -1
     for token in b:
@@ -64,7 +72,7 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
         if match is not None:
             u = v & match
             v = (v + u) | (v - u)
-    return (~v).bit_count()
+        yield v
 
 
 def lcs_table(ref: Tokens, hyp: Tokens) -> list[list[int]]:
@@ -98,13 +106,21 @@ def lcs_alignment(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
     (ROUGE-L-SUMMARY), read back from the DP table with the tie rule of the module
     docstring."""
     table = lcs_table(ref, hyp)
+    return _walk_back(ref, hyp, lambda i, j: table[i][j])
+
+
+def _walk_back(ref: Tokens, hyp: Tokens, c: Callable[[int, int], int]) -> list[tuple[int, int]]:
+    """The LCS pairs read back from (|ref|, |hyp|) given the table's c(i, j)
+    (ROUGE-L-SUMMARY), by the tie rule of the module docstring: a match is a
+    diagonal step; else back in ``hyp`` when c(i, j-1) > c(i-1, j), back in
+    ``ref`` otherwise."""
     i, j = len(ref), len(hyp)
     pairs: list[tuple[int, int]] = []
     while i > 0 and j > 0:
         if ref[i - 1] == hyp[j - 1]:
             i, j = i - 1, j - 1
             pairs.append((i, j))
-        elif table[i][j - 1] > table[i - 1][j]:
+        elif c(i, j - 1) > c(i - 1, j):
             j -= 1
         else:
             i -= 1
@@ -120,31 +136,9 @@ def lcs_alignment_bits(ref: Tokens, hyp: Tokens) -> list[tuple[int, int]]:
     popcount of ~V_i & (2^j - 1).  The walk back reads c(i, j-1) and c(i-1, j)
     that way, so it takes exactly the steps ``lcs_alignment`` takes.
     """
-    masks = _position_masks(hyp)
-    rows = [0]  # ~V_0 = 0: no zero bits before any reference token
-    v = -1
-    for token in ref:
-        match = masks.get(token)
-        if match is not None:
-            u = v & match
-            v = (v + u) | (v - u)
-        rows.append(~v)
-    i, j = len(ref), len(hyp)
-    pairs: list[tuple[int, int]] = []
-    while i > 0 and j > 0:
-        if ref[i - 1] == hyp[j - 1]:
-            i, j = i - 1, j - 1
-            pairs.append((i, j))
-            continue
-        below_j = (1 << (j - 1)) - 1
-        left = (rows[i] & below_j).bit_count()  # c(i, j-1)
-        up = (rows[i - 1] & (below_j | (1 << (j - 1)))).bit_count()  # c(i-1, j)
-        if left > up:
-            j -= 1
-        else:
-            i -= 1
-    pairs.reverse()
-    return pairs
+    # ~V_0 = 0: no zero bits before any reference token.
+    rows = [0, *(~v for v in _bit_rows(hyp, ref))]
+    return _walk_back(ref, hyp, lambda i, j: (rows[i] & ((1 << j) - 1)).bit_count())
 
 
 def union_lcs_positions(ref: Tokens, hyp_sentences: Sequence[Tokens]) -> list[int]:
@@ -168,6 +162,40 @@ def wlcs_weight_inverse(k: float, weight: float) -> float:
     return float(k ** (1.0 / weight))
 
 
+#: The move each cell of the WLCS table records (ROUGE-1.5.5 follows them back).
+DIAGONAL, UP, LEFT = 1, 2, 3
+
+
+def _wlcs_rows(
+    ref: Tokens, hyp: Tokens, weight: float, *, up_on_tie: bool
+) -> Iterator[tuple[list[float], list[int]]]:
+    """The rows c(i, ·) of the WLCS table (ROUGE-W), i = 1..m, each with the move
+    of every cell: DIAGONAL where x_i = y_j, UP where c(i-1, j) > c(i, j-1) (or
+    equal, with ``up_on_tie``), LEFT otherwise.  Ties give c the same value either way;
+    only the moves differ (see ``wlcs`` and ``wlcs_marks``)."""
+    n = len(hyp)
+    c_prev = [0.0] * (n + 1)
+    w_prev = [0] * (n + 1)
+    for ref_token in ref:
+        c_row = [0.0] * (n + 1)
+        w_row = [0] * (n + 1)
+        move_row = [0] * (n + 1)
+        for j in range(1, n + 1):
+            if ref_token == hyp[j - 1]:
+                k = w_prev[j - 1]
+                c_row[j] = c_prev[j - 1] + wlcs_weight(k + 1, weight) - wlcs_weight(k, weight)
+                w_row[j] = k + 1
+                move_row[j] = DIAGONAL
+            elif c_prev[j] >= c_row[j - 1] if up_on_tie else c_prev[j] > c_row[j - 1]:
+                c_row[j] = c_prev[j]
+                move_row[j] = UP
+            else:
+                c_row[j] = c_row[j - 1]
+                move_row[j] = LEFT
+        yield c_row, move_row
+        c_prev, w_prev = c_row, w_row
+
+
 def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
     """WLCS(X, Y) by the algorithm of Lin 2004 §4 (ROUGE-W), X = ``ref``.
 
@@ -183,23 +211,10 @@ def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
     is extended whenever the diagonal matches, so it is not always the largest
     Σ f(run) over all common subsequences.
     """
-    n = len(hyp)
-    c_prev = [0.0] * (n + 1)
-    w_prev = [0] * (n + 1)
-    for ref_token in ref:
-        c_row = [0.0] * (n + 1)
-        w_row = [0] * (n + 1)
-        for j in range(1, n + 1):
-            if ref_token == hyp[j - 1]:
-                k = w_prev[j - 1]
-                c_row[j] = c_prev[j - 1] + wlcs_weight(k + 1, weight) - wlcs_weight(k, weight)
-                w_row[j] = k + 1
-            elif c_prev[j] > c_row[j - 1]:
-                c_row[j] = c_prev[j]
-            else:
-                c_row[j] = c_row[j - 1]
-        c_prev, w_prev = c_row, w_row
-    return c_prev[n]
+    c_last = [0.0] * (len(hyp) + 1)  # c(0, ·), for an empty reference
+    for c_row, _ in _wlcs_rows(ref, hyp, weight, up_on_tie=False):
+        c_last = c_row
+    return c_last[len(hyp)]
 
 
 def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
@@ -216,35 +231,16 @@ def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
     script; only these marks are.
     """
     n = len(hyp)
-    c_prev = [0.0] * (n + 1)
-    w_prev = [0] * (n + 1)
-    moves: list[list[int]] = [[0] * (n + 1)]  # 1 diagonal, 2 up, 3 left
-    for ref_token in ref:
-        c_row = [0.0] * (n + 1)
-        w_row = [0] * (n + 1)
-        move_row = [0] * (n + 1)
-        for j in range(1, n + 1):
-            if ref_token == hyp[j - 1]:
-                k = w_prev[j - 1]
-                c_row[j] = c_prev[j - 1] + wlcs_weight(k + 1, weight) - wlcs_weight(k, weight)
-                w_row[j] = k + 1
-                move_row[j] = 1
-            elif c_prev[j] >= c_row[j - 1]:
-                c_row[j] = c_prev[j]
-                move_row[j] = 2
-            else:
-                c_row[j] = c_row[j - 1]
-                move_row[j] = 3
-        c_prev, w_prev = c_row, w_row
-        moves.append(move_row)
+    moves = [[0] * (n + 1)]
+    moves += [move_row for _, move_row in _wlcs_rows(ref, hyp, weight, up_on_tie=True)]
     i, j = len(ref), n
     marks: list[int] = []
     while i > 0 and j > 0:
         move = moves[i][j]
-        if move == 1:
+        if move == DIAGONAL:
             i, j = i - 1, j - 1
             marks.append(i)
-        elif move == 2:
+        elif move == UP:
             i -= 1
         else:
             j -= 1

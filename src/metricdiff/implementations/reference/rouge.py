@@ -152,7 +152,8 @@ def headline(result: RougeResult, options: RougeOptions) -> float:
 # Several references (§2.1)
 
 
-def _summed(results: Sequence[RougeResult]) -> tuple[float, float, float]:
+def summed_counts(results: Sequence[RougeResult]) -> tuple[float, float, float]:
+    """Matches, hypothesis and reference totals, each summed over ``results``."""
     return (
         math.fsum(r.matches for r in results),
         math.fsum(r.hyp_total for r in results),
@@ -166,7 +167,7 @@ def _mean_result(results: Sequence[RougeResult]) -> RougeResult:
         resample.mean([r.recall for r in results]),
         resample.mean([r.precision for r in results]),
         resample.mean([r.fmeasure for r in results]),
-        *(total / size for total in _summed(results)),
+        *(total / size for total in summed_counts(results)),
     )
 
 
@@ -220,7 +221,7 @@ def max_p_max_r(results: Sequence[RougeResult], options: RougeOptions) -> RougeR
     of different references, then F from those two."""
     recall = max(r.recall for r in results)
     precision = max(r.precision for r in results)
-    counts = (total / len(results) for total in _summed(results))
+    counts = (total / len(results) for total in summed_counts(results))
     return RougeResult(recall, precision, f_score(precision, recall, options.f_measure), *counts)
 
 
@@ -315,7 +316,7 @@ def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult
     average) or the median (rouge-score's ``mid``) of those means, per column.
     Counts are the sums over the pairs.
     """
-    counts = _summed(pairs)
+    counts = summed_counts(pairs)
     rule = options.corpus_average
     recall = resample.mean([p.recall for p in pairs])
     precision = resample.mean([p.precision for p in pairs])
@@ -337,7 +338,7 @@ def _micro(pairs: Sequence[RougeResult], empties: int, options: RougeOptions) ->
     pair was empty, ``empty_policy`` decides."""
     if empties == len(pairs):
         return _empty_result(options)
-    matches, hyp_total, ref_total = _summed(pairs)
+    matches, hyp_total, ref_total = summed_counts(pairs)
     return result_from_counts(PairCounts(matches, hyp_total, ref_total), options)
 
 

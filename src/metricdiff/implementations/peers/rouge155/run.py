@@ -1,0 +1,133 @@
+"""Running the script on a batch of segments: the files, the two processes
+(scores and counts) and their output read back."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from metricdiff.implementations.peers.rouge155 import locate
+from metricdiff.implementations.peers.rouge155.failures import ScriptDied
+from metricdiff.implementations.peers.rouge155.flags import method_label, script_flags
+from metricdiff.profiles import RougeOptions
+from metricdiff.statistics import RougeResult
+
+_EVAL_LINE = re.compile(
+    r"^X (ROUGE-\S+) Eval (\d+)\.X R:(\S+) P:(\S+) F:(\S+)$", re.MULTILINE
+)
+#: stderr lines the script prints for every empty text; not errors.
+_NOISE = re.compile(r"^(readText|readText_LCS): .* -> empty text$")
+
+
+@attrs.frozen
+class ScriptCase:
+    index: int
+    hyp: list[str]
+    refs: list[list[str]]
+
+
+def _write(path: Path, lines: Sequence[str]) -> None:
+    path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8", "replace"))
+
+
+def run_batch(
+    cases: list[ScriptCase],
+    options: RougeOptions,
+    data: Path,
+    failures: dict[int, str],
+    expect_death: bool = False,
+) -> dict[int, RougeResult]:
+    release = locate.release_dir()
+    perl = locate.perl_path()
+    if release is None or perl is None:
+        raise ScriptDied("the script or perl went missing")
+    flags = script_flags(options)
+    with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
+        tmp = Path(name)
+        try:
+            (tmp / "data").symlink_to(data, target_is_directory=True)
+            data_arg = "data"
+        except OSError:
+            data_arg = str(data)
+        listing = []
+        for position, case in enumerate(cases):
+            _write(tmp / f"p{position}", case.hyp)
+            models = []
+            for j, ref in enumerate(case.refs):
+                _write(tmp / f"m{position}.{j}", ref)
+                models.append(f"m{position}.{j}")
+            listing.append(f"p{position} {' '.join(models)}\n")
+        (tmp / "list").write_text("".join(listing), encoding="ascii")
+        base = [perl, str(release / locate.SCRIPT), "-e", data_arg, "-d", *flags]
+
+        def start(key: str, extra: Sequence[str]) -> subprocess.Popen[bytes]:
+            with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
+                return subprocess.Popen(
+                    [*base, *extra, "-z", "SPL", "list"],
+                    cwd=tmp,
+                    stdout=out,
+                    stderr=err,
+                    env=locate.perl_env(),
+                )
+
+        # The counts run has no bootstrap and ends first; if it dies, so would
+        # the scores run (same input, same code path).  A batch expected to die
+        # (``expect_death``) starts the scores run only if the counts run lived;
+        # otherwise both run side by side and a dying counts run stops the other.
+        counts = start("counts", ["-t", "2"])
+        scores = None if expect_death else start("scores", ["-t", "0", "-r", "2"])
+        code = counts.wait()
+        if code != 0:
+            if scores is not None:
+                scores.kill()
+                scores.wait()
+            raise ScriptDied(_error_text(tmp / "counts.err", code))
+        if scores is None:
+            scores = start("scores", ["-t", "0", "-r", "2"])
+        code = scores.wait()
+        if code != 0:
+            raise ScriptDied(_error_text(tmp / "scores.err", code))
+        label = method_label(options)
+        printed_scores = _parse(tmp / "scores.out", label)
+        printed_counts = _parse(tmp / "counts.out", label)
+    results: dict[int, RougeResult] = {}
+    for position, case in enumerate(cases):
+        score, count = printed_scores.get(position + 1), printed_counts.get(position + 1)
+        if score is None or count is None:
+            failures[case.index] = "the script printed no score for this segment"
+            continue
+        recall, precision, fmeasure = score
+        ref_total, hyp_total, matches = count
+        results[case.index] = RougeResult(
+            recall, precision, fmeasure, matches, hyp_total, ref_total
+        )
+    return results
+
+
+def _parse(path: Path, label: str) -> dict[int, tuple[float, float, float]]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    found = {}
+    for match in _EVAL_LINE.finditer(text):
+        tag = match.group(1)
+        if tag == label or (label.endswith("-") and tag.startswith(label)):
+            found[int(match.group(2))] = (
+                float(match.group(3)),
+                float(match.group(4)),
+                float(match.group(5)),
+            )
+    return found
+
+
+def _error_text(path: Path, code: int) -> str:
+    lines = [
+        line
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+        if line.strip() and not _NOISE.match(line)
+    ]
+    detail = " ".join(lines[-3:]) if lines else "no message"
+    return f"ROUGE-1.5.5.pl exited with status {code}: {detail}"

@@ -1,0 +1,132 @@
+"""Reading a user's spec string: ``python:MODULE:FUNCTION`` and
+``cmd:COMMAND {hyp} {refs} [#option=value ...]`` (the grammar is in the package
+docstring).  Everything here is checked before anything runs: BadSpec is a
+one-line usage error."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from metricdiff.profiles import ConventionError
+
+PYTHON = "python:"
+COMMAND = "cmd:"
+
+
+class BadSpec(ConventionError):
+    """A ``python:`` or ``cmd:`` spec that cannot be read: a one-line usage error."""
+
+
+def is_user_spec(name: str) -> bool:
+    """Whether ``name`` is a ``python:`` or ``cmd:`` spec rather than a registered name."""
+    return name.startswith((PYTHON, COMMAND))
+
+
+def split_python(spec: str) -> tuple[str, str]:
+    module, sep, function = spec.rpartition(":")
+    if not sep or not module or not function:
+        raise BadSpec(
+            f"{PYTHON}{spec}: expected {PYTHON}MODULE:FUNCTION (a module name or a "
+            ".py file, then the function)"
+        )
+    if not all(part.isidentifier() for part in function.split(".")):
+        raise BadSpec(f"{PYTHON}{spec}: {function!r} is not a function name")
+    return module, function
+
+
+PLACEHOLDERS = ("hyp", "ref", "refs")
+PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+DEFAULT_TIMEOUT = 300.0
+OPTIONS = ("score", "scale", "digits", "timeout")
+
+
+@attrs.frozen
+class CommandLine:
+    """A parsed ``cmd:`` spec."""
+
+    argv: tuple[str, ...]
+    stdin: str | None  # the placeholder whose file goes to standard input
+    pattern: re.Pattern[str] | None
+    scale: float
+    digits: int | None
+    timeout: float
+
+
+def _option(spec: str, word: str) -> tuple[str, str]:
+    key, sep, value = word[1:].partition("=")
+    if not sep or key not in OPTIONS:
+        raise BadSpec(
+            f"{COMMAND}{spec}: unknown option {word!r} (options: "
+            f"{', '.join(f'#{o}=' for o in OPTIONS)})"
+        )
+    return key, value
+
+
+def _options(spec: str, words: Sequence[str]) -> dict[str, Any]:
+    """``#key=value`` words as typed values."""
+    typed: dict[str, Any] = {}
+    for word in words:
+        key, value = _option(spec, word)
+        try:
+            if key == "score":
+                pattern = re.compile(value)
+                if pattern.groups < 1:
+                    raise ValueError("it needs a group ( ) around the number")
+                typed[key] = pattern
+            elif key == "digits":
+                typed[key] = int(value)
+            else:
+                typed[key] = float(value)
+                if not typed[key] > 0:
+                    raise ValueError("it must be positive")
+        except (ValueError, re.error) as error:
+            raise BadSpec(f"{COMMAND}{spec}: #{key}={value}: {error}") from None
+    return typed
+
+
+def _check_placeholders(spec: str, argv: Sequence[str], stdin: str | None) -> None:
+    used = {stdin} if stdin else set()
+    for word in argv:
+        for name in PLACEHOLDER.findall(word):
+            if name not in PLACEHOLDERS:
+                raise BadSpec(
+                    f"{COMMAND}{spec}: unknown placeholder {{{name}}} (known: "
+                    f"{', '.join(f'{{{p}}}' for p in PLACEHOLDERS)})"
+                )
+            if name == "refs" and word != "{refs}":
+                raise BadSpec(f"{COMMAND}{spec}: {{refs}} must be a word of its own")
+            used.add(name)
+    if "hyp" not in used:
+        raise BadSpec(f"{COMMAND}{spec}: the command needs {{hyp}} (or < {{hyp}})")
+    if not used & {"ref", "refs"}:
+        raise BadSpec(f"{COMMAND}{spec}: the command needs {{ref}} or {{refs}}")
+
+
+def parse_command(spec: str) -> CommandLine:
+    """A ``cmd:`` spec (without its prefix), checked; BadSpec says what is wrong."""
+    try:
+        words = shlex.split(spec)
+    except ValueError as error:
+        raise BadSpec(f"{COMMAND}{spec}: {error}") from None
+    first_option = next((i for i, w in enumerate(words) if w.startswith("#")), len(words))
+    argv, options = words[:first_option], _options(spec, words[first_option:])
+    stdin = None
+    if "<" in argv:
+        at = argv.index("<")
+        if at + 1 >= len(argv) or argv[at + 1] not in ("{hyp}", "{ref}"):
+            raise BadSpec(f"{COMMAND}{spec}: '<' must be followed by {{hyp}} or {{ref}}")
+        stdin = argv[at + 1][1:-1]
+        argv = argv[:at] + argv[at + 2:]
+    if not argv:
+        raise BadSpec(f"{COMMAND}{spec}: no program to run")
+    _check_placeholders(spec, argv, stdin)
+    return CommandLine(
+        tuple(argv), stdin, options.get("score"), options.get("scale", 1.0),
+        options.get("digits"), options.get("timeout", DEFAULT_TIMEOUT),
+    )

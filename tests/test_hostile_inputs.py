@@ -1,0 +1,349 @@
+"""Hostile and careless inputs, in one place: what a new user (or an attacker
+writing the data) might hand metricdiff, and what must come of it.  The next
+hostile input has its home here.
+
+Grouped by what the input attacks:
+
+* report.md: data that tries to become live Markdown or HTML;
+* output files: a write cut short (Ctrl-C, a full disk) must leave the previous
+  complete file, or none;
+* option values that make no sense (``--timeout 0``, ``--jobs 0``...): one-line
+  errors, not tracebacks;
+* input files: standard input named twice, a UTF-8 byte order mark;
+* wording: counts of one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import shutil
+import signal
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import metricdiff.audit.output as audit_output
+from metricdiff.cli import main
+from metricdiff.cli._user_impls import write_inferred
+from metricdiff.comparison.expectations import Outcome
+from metricdiff.locks.snapshot import Verification
+from metricdiff.reports import audit_reports
+from metricdiff.reports import check as check_report
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "audit_small"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    status = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def usage_error(capsys: pytest.CaptureFixture[str], *argv: object) -> str:
+    """The one line a usage error prints (argparse exits with status 2)."""
+    with pytest.raises(SystemExit) as exited:
+        main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2, err
+    assert err.startswith("metricdiff: error: ") and err.count("\n") == 1, err
+    return err
+
+
+# ------------------------------------------------ report.md: data as live markup
+
+#: What each hostile text tries: a double-backtick run closing a single- or
+#: double-backtick fence, a text starting and ending with a backtick (which the
+#: padding rule of CommonMark code spans must keep), raw HTML outside any span.
+HOSTILE_HYP = "x ``<img src=x onerror=alert(1)>`` y"
+HOSTILE_REF = "`<b>x</b>`"
+HOSTILE_ERROR = "ValueError: ```<img src=x onerror=alert(2)>```"
+#: An implementation's name is data too: a ``cmd:`` spec is any text.
+HOSTILE_IMPL = "cmd:echo `` <img src=x onerror=alert(3)> `` {hyp}"
+HOSTILE_REASON = "<img src=x onerror=alert(4)> [link](javascript:alert(5)) *x*"
+
+
+def hostile_audit(tmp_path: Path) -> Path:
+    """The golden audit folder with hostile text in every kind of data report.md
+    shows: texts, an error, an implementation's name, a tolerance's reason and a
+    skipped implementation's reason."""
+    folder = tmp_path / "audit"
+    shutil.copytree(GOLDEN, folder)
+    name = json.dumps(HOSTILE_IMPL)[1:-1]  # as it is spelt inside a JSON string
+    for path in folder.iterdir():
+        path.write_text(path.read_text(encoding="utf-8").replace("crashy", name),
+                        encoding="utf-8")
+    findings_path = folder / "findings.json"
+    findings = json.loads(findings_path.read_text(encoding="utf-8"))
+    for finding in findings:
+        finding["example"].update(hypothesis=HOSTILE_HYP, references=[HOSTILE_REF],
+                                  error=HOSTILE_ERROR if finding["kind"] == "crash" else "")
+    findings_path.write_text(json.dumps(findings), encoding="utf-8")
+    about_path = folder / "audit.json"
+    about = json.loads(about_path.read_text(encoding="utf-8"))
+    about["metrics"][0]["skipped"] = [HOSTILE_REASON]
+    tolerance = about["metrics"][0]["participants"][1]["tolerance"]
+    tolerance.update(absolute=0.5, reason=HOSTILE_REASON)
+    about_path.write_text(json.dumps(about), encoding="utf-8")
+    return folder
+
+
+class Rendered(HTMLParser):
+    """The tags of rendered Markdown, its text, and the text of each ``<code>``
+    element."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: set[str] = set()
+        self.text = ""
+        self.codes: list[str] = []
+        self._code: list[str] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.add(tag)
+        if tag == "code":
+            self._code = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "code" and self._code is not None:
+            self.codes.append("".join(self._code))
+            self._code = None
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+        if self._code is not None:
+            self._code.append(data)
+
+
+#: The tags report.md's own Markdown makes: headings, paragraphs, lists, tables,
+#: code spans, bold and italic.  Any other tag came from the data.
+MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "tr", "th",
+                 "td", "code", "strong", "em"}
+
+
+def test_no_data_in_report_md_becomes_raw_html(tmp_path: Path) -> None:
+    text = audit_reports.render_reports(hostile_audit(tmp_path), pictures=False)["report.md"]
+    page = rendered_markdown(text)
+    # Each hostile text shows exactly as written, inside one code span: a fence
+    # closed early or padding lost would cut or change it.
+    for hostile in (HOSTILE_HYP, HOSTILE_REF, HOSTILE_ERROR, HOSTILE_IMPL):
+        assert any(hostile in code for code in page.codes), hostile
+    assert "crashy" not in text
+
+
+def rendered_markdown(text: str) -> Rendered:
+    """``text`` rendered as a GitHub-like viewer does (CommonMark with raw HTML
+    allowed, GFM's tables and strikethrough), checked to hold no raw HTML and no
+    link: only the tags Markdown itself makes."""
+    markdown_it = pytest.importorskip("markdown_it")
+    renderer = markdown_it.MarkdownIt("commonmark", {"html": True}).enable(
+        ["table", "strikethrough"])
+    tokens = [t for block in renderer.parse(text) for t in [block, *(block.children or [])]]
+    assert [t.content for t in tokens if t.type in ("html_inline", "html_block")] == []
+    assert not [t for t in tokens if t.type == "link_open"]
+    page = Rendered()
+    page.feed(renderer.render(text))
+    assert page.tags <= MARKDOWN_TAGS
+    return page
+
+
+def test_no_data_in_check_md_becomes_raw_html() -> None:
+    """``check --impl`` takes your own implementation too; a crash's detail is its
+    exception's message, and a fixture's case ID any text."""
+    crash = Outcome("must_<b>x</b>", HOSTILE_IMPL, {}, "crash", HOSTILE_ERROR)
+    fail = Outcome("must_y", "reference", {}, "FAIL", HOSTILE_REASON)
+    text = check_report.render_markdown([crash, fail], [HOSTILE_IMPL, "reference"],
+                                        {f"{HOSTILE_IMPL} (bleu)": HOSTILE_REF})
+    page = rendered_markdown(text)
+    for hostile in (HOSTILE_IMPL, HOSTILE_REF):  # names and signatures: code spans
+        assert any(hostile in code for code in page.codes), hostile
+    for hostile in ("must_<b>x</b>", HOSTILE_ERROR, HOSTILE_REASON):  # escaped text
+        assert hostile in page.text, hostile
+
+
+# ------------------------------------------- output files: a write cut short
+
+
+@contextlib.contextmanager
+def file_size_limit(limit: int) -> Iterator[None]:
+    """Files this process writes cannot grow past ``limit`` bytes, as on a full
+    disk: a write beyond it fails with EFBIG (SIGXFSZ ignored) after writing what
+    fits."""
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+#: Smaller than every file the writers below make, larger than what they replace.
+LIMIT = 1024
+PREVIOUS = "the previous, complete file\n"
+
+
+def big(text: str) -> str:
+    """Text longer than ``LIMIT`` bytes."""
+    return text * (2 * LIMIT // len(text) + 1)
+
+
+def writers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Each output file writer (one call writing into ``tmp_path``), by the name of
+    the file whose write fails first; inputs large enough to pass ``LIMIT``."""
+    fixture = {"id": "conv_x", "description": big("long "), "hyps": [], "refs": []}
+    monkeypatch.setattr(audit_output, "fixture_of", lambda _finding, _witness: fixture)
+    audits: Any = [SimpleNamespace(findings=[None], witnesses=[None])]
+    inference: Any = SimpleNamespace(to_json=lambda: {"note": big("long ")})
+    return {
+        "report.md": lambda: audit_reports.write_reports(GOLDEN, tmp_path),
+        "check.md": lambda: check_report.write_reports(tmp_path, [], [],
+                                                       {"x": big("signature ")}),
+        "inferred.json": lambda: write_inferred(tmp_path, [inference]),
+        "found.toml": lambda: audit_output.save_fixtures(tmp_path, audits),
+    }
+
+
+@pytest.mark.parametrize("name", ["report.md", "check.md", "inferred.json", "found.toml"])
+def test_a_write_cut_short_leaves_the_previous_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    write = writers(tmp_path, monkeypatch)[name]
+    (tmp_path / name).write_text(PREVIOUS, encoding="utf-8")
+    with file_size_limit(LIMIT), pytest.raises((OSError, ValueError)):
+        write()
+    assert (tmp_path / name).read_text(encoding="utf-8") == PREVIOUS
+    assert sorted(p.name for p in tmp_path.iterdir()) == [name]  # no temporary file left
+
+
+def test_ctrl_c_while_writing_results_jsonl_leaves_the_previous_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The issue's case: a SIGINT during the write of a long results.jsonl left it
+    at 0 bytes (and no audit.json), after which ``report --from`` failed."""
+    for name in ("findings.json", "results.jsonl", "audit.json"):
+        (tmp_path / name).write_text(PREVIOUS, encoding="utf-8")
+
+    def rows_then_interrupted(_audit: object) -> Iterator[dict[str, str]]:
+        for index in range(1000):
+            yield {"row": str(index)}
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(audit_output, "findings_json", lambda _audits: [{"new": True}])
+    monkeypatch.setattr(audit_output, "result_rows", rows_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        audit_output.write_findings(tmp_path, [SimpleNamespace()])  # type: ignore[list-item]
+    assert (tmp_path / "results.jsonl").read_text(encoding="utf-8") == PREVIOUS
+    assert (tmp_path / "audit.json").read_text(encoding="utf-8") == PREVIOUS
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "audit.json", "findings.json", "results.jsonl"]
+
+
+# ----------------------------------------- option values that make no sense
+
+
+def corpus(tmp_path: Path) -> list[str]:
+    hyp = tmp_path / "h.txt"
+    hyp.write_text("the cat sat on the mat\n", encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(hyp)]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "says"),
+    [
+        ("--timeout", "0", "a number of seconds greater than 0"),
+        ("--timeout", "-1", "a number of seconds greater than 0"),
+        ("--timeout", "nan", "a number of seconds greater than 0"),
+        ("--jobs", "0", "a whole number, at least 1"),
+        ("--generate", "-5", "a whole number, at least 0"),
+    ],
+)
+def test_a_senseless_audit_option_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str, says: str
+) -> None:
+    err = usage_error(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                      *corpus(tmp_path), option, value)
+    assert f"argument {option}: " in err and says in err and repr(value) in err, err
+
+
+# ------------------------------------------------------------- input files
+
+
+@pytest.mark.parametrize("inputs", [["--hyp", "-", "--ref", "-"],
+                                    ["--hyp", "h.txt", "--ref", "-", "--ref", "-"]])
+def test_standard_input_named_twice_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+    inputs: list[str],
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    corpus(tmp_path)
+    stdin = io.TextIOWrapper(io.BytesIO(f"{SENTENCE}\n".encode()))
+    monkeypatch.setattr("sys.stdin", stdin)
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           *inputs)
+    assert status == 2 and out == ""
+    assert err.count("\n") == 1 and "standard input" in err and "only once" in err, err
+
+
+SENTENCE = "the cat sat on the mat"
+BOM = b"\xef\xbb\xbf"
+
+
+def test_a_byte_order_mark_is_dropped_and_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_bytes(BOM + f"{SENTENCE}\n{SENTENCE}\n".encode())
+    ref.write_text(f"{SENTENCE}\n{SENTENCE}\n", encoding="utf-8")
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           "--hyp", hyp, "--ref", ref)
+    # Identical texts: every n-gram precision 1 and BP 1, so BLEU = 100 (Papineni
+    # et al. 2002, eq. 1); the mark left in would make "\ufeffthe" a token of its own.
+    assert status == 0 and out.startswith("BLEU = 100.00 "), out
+    assert err.count("\n") == 1 and f"{hyp}:1:" in err and "U+FEFF" in err, err
+
+
+def test_a_byte_order_mark_before_jsonl_is_dropped_and_said_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = tmp_path / "data.jsonl"
+    record = json.dumps({"hyp": SENTENCE, "ref": SENTENCE})
+    data.write_bytes(BOM + f"{record}\n".encode())
+    status, out, err = run(capsys, "score", "--metric", "bleu", "--impl", "reference",
+                           "--jsonl", data)
+    # As above: a hypothesis identical to its reference scores 100.
+    assert status == 0 and out.startswith("BLEU = 100.00 "), (out, err)
+    assert err.count("\n") == 1 and f"{data}:1:" in err and "U+FEFF" in err, err
+
+
+# ----------------------------------------------------------------- wording
+
+
+def verification(checked: int) -> Verification:
+    return Verification(Path("scores.lock"), checked, (), (), (), ())
+
+
+def test_verify_counts_one_score_in_the_singular() -> None:
+    assert verification(1).summary() == "scores.lock: its 1 score reproduces"
+    assert verification(2).summary() == "scores.lock: all 2 scores reproduce"
+
+
+def test_snapshot_counts_one_score_and_case_in_the_singular(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fixtures = tmp_path / "fixtures"
+    fixtures.mkdir()
+    (fixtures / "one.toml").write_text(
+        'format = 1\n[[case]]\nid = "must_one"\nmetric = "bleu"\ndescription = "one"\n'
+        f'hyps = ["{SENTENCE}"]\nrefs = [["{SENTENCE}"]]\nsource = "hand: identical"\n'
+        "[[case.expect]]\nscore = 100.0\n", encoding="utf-8")
+    status, out, _ = run(capsys, "snapshot", "--fixtures", fixtures, "--impl", "reference",
+                         "--out", tmp_path / "one.lock")
+    assert status == 0 and ": 1 score (0 raised), 1 case, " in out, out
