@@ -22,8 +22,8 @@ from typing import Any
 
 from bench_audit import timed  # the benchmarks' directory is on sys.path
 from metricdiff.cases.files import read_corpus
+from metricdiff.cli.compare import samples_for
 from metricdiff.comparison import corpus as compare_module
-from metricdiff.profiles.metrics import family
 from metricdiff.scoring.execution import shutdown_workers
 
 DATA = Path(__file__).resolve().parent / "data" / "translations"
@@ -32,10 +32,7 @@ METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
 
 def run(metrics: Sequence[str], jobs: int) -> dict[str, Any]:
     corpus = read_corpus(str(DATA / "hyp.txt"), [str(DATA / "ref.txt")])
-    rouge = corpus.with_sentence_breaks()
-    samples = {m: ((rouge.hyps, rouge.refs) if family(m) == "rouge" else (corpus.hyps,
-                                                                            corpus.refs))
-               for m in metrics}
+    samples = samples_for(corpus, metrics)
     peers, restore = timed(compare_module, "score_in_workers")
     start = time.perf_counter()
     try:

@@ -662,7 +662,7 @@ def test_pycocoevalcap_prints_nothing(coco, capsys):
 
 def test_pycocoevalcap_segment_without_reference(coco):
     bleu, _ = coco
-    from metricdiff.implementations.peers.pycocoevalcap import MissingReferenceError
+    from metricdiff.errors import MissingReferenceError
 
     # The library itself asserts.
     with pytest.raises(AssertionError):

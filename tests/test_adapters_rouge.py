@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from metricdiff.cli import main
+from metricdiff.errors import PeerNotInstalled
 from metricdiff.implementations import (
     UnsupportedOption,
     adapter_names,
@@ -586,7 +587,7 @@ def test_peers_dir_is_configurable(monkeypatch, tmp_path):
     assert _isolated.peers_dir() == tmp_path
     assert _isolated.peer_dir("py-rouge") == tmp_path / "py-rouge"
     if _isolated.main_env_owner("rouge") is None:
-        with pytest.raises(_isolated.PeerNotInstalled, match="metricdiff install-peers"):
+        with pytest.raises(PeerNotInstalled, match="metricdiff install-peers"):
             _isolated.locate("py-rouge")
     monkeypatch.delenv(_isolated.ENV_VAR)
     if sys.prefix != sys.base_prefix:

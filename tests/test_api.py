@@ -14,8 +14,8 @@ import pytest
 
 import metricdiff
 from metricdiff.api import per_segment
-from metricdiff.cases.files import InputError
 from metricdiff.cli import main
+from metricdiff.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"

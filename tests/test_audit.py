@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit.metric
+import metricdiff.findings.witness
 import metricdiff.implementations as adapters
 from metricdiff.cases.fixtures import load_file
 from metricdiff.cli import main
@@ -195,7 +195,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     so a monkeypatched registry never reaches them; they build the adapter from
     ``Job.adapter_path`` instead, which names this module (importable there:
     the parent's ``sys.path``, with ``tests/``, is sent with every chunk).  The
-    audit makes its jobs with ``metricdiff.audit.metric.Job``, patched here to set it.
+    audit makes its jobs with ``metricdiff.findings.witness.Job``, patched here to set it.
     """
     import sys
 
@@ -209,7 +209,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
             kwargs["adapter_path"] = CRASHY
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
+    monkeypatch.setattr(metricdiff.findings.witness, "Job", job)
 
 
 @pytest.mark.usefixtures("crashy")

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.audit.metric import AuditCase, audit_metric
+from metricdiff.audit.config import AuditConfig
+from metricdiff.audit.metric import audit_metric
+from metricdiff.cases import Case
 from metricdiff.implementations import get_adapter
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
 
 def causes(metric: str, impls: list[str], texts: list[tuple[str, list[str]]]) -> set[tuple]:
-    cases = [AuditCase(f"c{i}", (hyp,), (tuple(refs),), "user") for i, (hyp, refs) in
+    cases = [Case((hyp,), (tuple(refs),), id=f"c{i}", origin="user") for i, (hyp, refs) in
              enumerate(texts)]
-    audit = audit_metric(metric, cases, impls, workers=1, timeout=120, minimise=False)
+    audit = audit_metric(metric, cases, AuditConfig(impls, workers=1, timeout=120, minimise=False))
     return {(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in audit.findings}
 
 
@@ -49,9 +51,9 @@ def test_nltk_denominator_one_for_short_hypotheses():
     # pooled p3 = 3/4 and p4 = 2/3 where the paper's are 3/3 and 2/2: NLTK's BLEU is
     # 100 (3/4 · 2/3)^(1/4) = 70.7 against 100.  (On "a b" alone both are 0 but for
     # NLTK's float-min smoothing, ~1e-154: noise within its tolerance, no finding.)
-    case = AuditCase("c0", ("a b c d e", "a b"), (("a b c d e",), ("a b",)), "user")
-    audit = audit_metric("bleu", [case], ["reference", "nltk"], workers=1, timeout=120,
-                         minimise=False)
+    case = Case(("a b c d e", "a b"), (("a b c d e",), ("a b",)), id="c0", origin="user")
+    audit = audit_metric("bleu", [case], AuditConfig(["reference", "nltk"], workers=1,
+                                                     timeout=120, minimise=False))
     found = {(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in audit.findings}
     assert {"empty_order"} <= axes_of(found, "reference", "nltk")
 

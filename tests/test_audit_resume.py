@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit.metric
+import metricdiff.findings.witness
 import metricdiff.implementations as adapters
 from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
 from metricdiff.cli import main
@@ -176,7 +176,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
             kwargs["adapter_path"] = COUNTING
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit.metric, "Job", job)
+    monkeypatch.setattr(metricdiff.findings.witness, "Job", job)
     calls = tmp_path / "calls.txt"
     monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
     return calls

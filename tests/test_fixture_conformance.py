@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from known_findings import FIXTURE_FINDINGS
-from metricdiff.cases.fixtures import Expectation, load_all
+from metricdiff.cases import Expectation
+from metricdiff.cases.fixtures import load_all
 from metricdiff.comparison.expectations import mismatches
 from metricdiff.implementations import (
     UnsupportedOption,

@@ -6,7 +6,8 @@ import pytest
 
 from metricdiff.cases import bundled
 from metricdiff.cases.bundled import bundled_cases
-from metricdiff.cases.fixtures import FixtureError, load_all, load_file
+from metricdiff.cases.fixtures import load_all, load_file
+from metricdiff.errors import FixtureError
 
 GOOD = '''format = 1
 

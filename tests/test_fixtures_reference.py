@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.cases.fixtures import Case, load_all, load_spec_examples
+from metricdiff.cases import Case
+from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.comparison.expectations import MATCHES, PASS, REFUSED, run_expectation
 from metricdiff.implementations import get_adapter
 

@@ -14,12 +14,12 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings
 from hypothesis import strategies as st
 
-from metricdiff.cases import fixtures
+from metricdiff.cases import Case, fixtures
 from metricdiff.cases.generate import (
     CLASS_NAMES,
     CLASSES,
     FAMILIES,
-    GeneratedCase,
+    as_fixture,
     classes_for,
     generate_case,
     generate_cases,
@@ -35,19 +35,19 @@ def family(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="module")
-def cases(family: str) -> list[GeneratedCase]:
+def cases(family: str) -> list[Case]:
     return generate_cases(family, COUNT, 20240501)
 
 
-def _dump(cases: list[GeneratedCase]) -> str:
+def _dump(cases: list[Case]) -> str:
     return json.dumps([attrs.asdict(case) for case in cases], ensure_ascii=True)
 
 
-def _all_text(cases: list[GeneratedCase]) -> str:
+def _all_text(cases: list[Case]) -> str:
     return "\x00".join(text for case in cases for text in case.texts())
 
 
-def _check_shape(case: GeneratedCase, family: str) -> None:
+def _check_shape(case: Case, family: str) -> None:
     assert case.klass in classes_for(family)
     assert case.family == family
     assert len(case.hyps) == len(case.refs)
@@ -239,7 +239,7 @@ def test_corpus_cases_have_several_segments(cases):
 def test_to_case(family, cases):
     metric = "bleu" if family == "bleu" else "rouge-l"
     for index, generated in enumerate(cases[:40]):
-        case = generated.to_case(metric, index)
+        case = as_fixture(generated, metric, index)
         assert isinstance(case, fixtures.Case)
         slug = generated.klass.replace("-", "_")
         assert case.id == f"conv_generated_{slug}_{index}"
@@ -255,10 +255,10 @@ def test_to_case(family, cases):
 
 def test_rouge_case_with_sentence_breaks_is_refused_for_bleu():
     case = next(c for c in generate_cases("rouge", 30, 1) if c.klass == "multi-sentence")
-    assert case.to_case("rouge-lsum", 0).metric == "rouge-lsum"
+    assert as_fixture(case, "rouge-lsum", 0).metric == "rouge-lsum"
     with pytest.raises(ValueError, match="sentence breaks"):
-        case.to_case("bleu", 0)
-    assert GeneratedCase("x", ("a",), (("a",),)).to_case("bleu", 3).location == (
+        as_fixture(case, "bleu", 0)
+    assert as_fixture(Case(("a",), (("a",),), klass="x"), "bleu", 3).location == (
         "generated:none:3"
     )
 

@@ -11,12 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from metricdiff.cases.files import (
-    Corpus,
-    escape_sentence_breaks,
-    read_corpus,
-    unescape_sentence_breaks,
-)
+from metricdiff.cases import Case
+from metricdiff.cases.escapes import escape_sentence_breaks, unescape_sentence_breaks
+from metricdiff.cases.files import read_corpus
 from metricdiff.cases.jsonl import read_jsonl
 from metricdiff.cli import main
 
@@ -105,9 +102,9 @@ def test_jsonl_corpus_equals_the_text_files(tmp_path):
     texts = read_corpus(str(tmp_path / "hyp.txt"),
                         [str(tmp_path / "r1.txt"), str(tmp_path / "r2.txt")])
     jsonl = read_jsonl(str(data))
-    assert jsonl == Corpus(("a b\nc d", "x y"), (("a b c d", "d c"), ("x", "y")), escaped=False)
-    assert texts.with_sentence_breaks() == jsonl
-    assert jsonl.with_sentence_breaks() is jsonl  # nothing to unescape in JSON strings
+    assert jsonl == Case(("a b\nc d", "x y"), (("a b c d", "d c"), ("x", "y")), escaped=False)
+    assert texts.for_metric("rouge-lsum") == jsonl
+    assert jsonl.for_metric("rouge-lsum") is jsonl  # nothing to unescape in JSON strings
 
 
 @pytest.mark.parametrize("impl", ["reference", "rouge-score"])

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import lcs
 from metricdiff.implementations.reference.rouge import (
-    EmptyInputError,
     corpus_rouge,
     f_score,
     headline,

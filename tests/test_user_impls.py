@@ -31,9 +31,10 @@ import pytest
 import metricdiff.implementations as adapters
 from metricdiff.cli import main
 from metricdiff.comparison.stages import first_difference
+from metricdiff.errors import BadSpec
 from metricdiff.implementations import adapter_names, get_adapter
 from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.user import BadSpec, parse_command, read_score, result_from_fields
+from metricdiff.implementations.user import parse_command, read_score, result_from_fields
 from metricdiff.scoring.execution import validate
 from metricdiff.statistics import BleuResult
 

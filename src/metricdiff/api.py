@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from metricdiff.cases.files import InputError
+from metricdiff.cases.case import Sample
+from metricdiff.errors import InputError
 
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
 
 #: Each segment's references, as the API takes them.
 PerSegment = Sequence[Sequence[str | None]]
-Corpus = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
 
 
 def _preview(text: str) -> str:
@@ -49,7 +49,7 @@ def _texts(name: str, values: object) -> tuple[str, ...]:
 def per_segment(
     hyps: Sequence[str], refs: PerSegment | None = None,
     ref_streams: Sequence[Sequence[str]] | None = None,
-) -> Corpus:
+) -> Sample:
     """``hyps`` and each segment's references, checked: exactly one of ``refs``
     (per segment) and ``ref_streams`` (per reference set), of matching lengths."""
     hyps = _texts("hyps", hyps)
@@ -184,18 +184,18 @@ def audit(
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
     segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``."""
-    from metricdiff.audit.cases import DEFAULT_METRICS, corpus_cases
+    from metricdiff.audit.cases import DEFAULT_METRICS, user_cases
+    from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.metric import audit_metric
+    from metricdiff.cases import Case
     from metricdiff.cli._common import chosen_metrics
-    from metricdiff.implementations import adapter_names
 
-    hyps, segments = per_segment(hyps, refs, ref_streams)
+    corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
+    config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
     findings: list[Finding] = []
     for metric in chosen:
-        cases = corpus_cases("input", hyps, segments)
-        done = audit_metric(metric, cases, list(impls or adapter_names()), jobs, timeout,
-                            minimise)
+        done = audit_metric(metric, user_cases(corpus, "input", metric), config)
         findings += done.findings
     return AuditResult(tuple(chosen), tuple(findings))
 

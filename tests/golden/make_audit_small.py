@@ -43,7 +43,7 @@ REFS = [
 
 def main() -> int:
     sys.path.insert(0, str(TESTS))
-    import metricdiff.audit.metric
+    import metricdiff.findings.witness
     import metricdiff.implementations as adapters
     import test_audit  # type: ignore[import-not-found]
     from metricdiff.cli import main as cli
@@ -58,7 +58,7 @@ def main() -> int:
             kwargs["adapter_path"] = test_audit.CRASHY
         return Job(impl, *args, **kwargs)  # type: ignore[arg-type]
 
-    metricdiff.audit.metric.Job = job  # type: ignore[misc,assignment]
+    metricdiff.findings.witness.Job = job  # type: ignore[misc,assignment]
     with tempfile.TemporaryDirectory() as scratch:
         hyp, ref = Path(scratch) / "hyp.txt", Path(scratch) / "ref.txt"
         hyp.write_text("".join(f"{line}\n" for line in HYPS), encoding="utf-8")

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from pathlib import Path
 
-from metricdiff.audit.metric import AuditCase
-from metricdiff.cases.files import Corpus
+from metricdiff.cases.case import Case, Sample
+from metricdiff.cases.files import line_cases
 from metricdiff.cases.fixtures import load_all
 from metricdiff.profiles.metrics import family
 
@@ -17,54 +16,34 @@ DEFAULT_METRICS = (
 )
 
 
-def fixture_cases(root: Path, metric: str) -> list[AuditCase]:
-    """The texts of every must_ and conv_ fixture of ``metric``'s family.
+def fixture_cases(root: Path, metric: str) -> list[Case]:
+    """Every must_ and conv_ fixture of ``metric``'s family, each text once.
 
     The audit compares implementations as their users run them, so it takes the
     fixtures' texts and leaves their pinned options to ``metricdiff check``.
     """
     wanted = family(metric)
-    seen: set[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]] = set()
+    seen: set[Sample] = set()
     cases = []
     for case in load_all(root):
         if case.verdict_class == "reject" or family(case.metric) != wanted:
             continue
-        if (case.hyps, case.refs) in seen:
+        if case.sample in seen:
             continue
-        seen.add((case.hyps, case.refs))
-        cases.append(AuditCase(case.id, case.hyps, case.refs, "fixture",
-                               case.location.rsplit(":", 1)[0]))
+        seen.add(case.sample)
+        cases.append(case)
     return cases
 
 
-def user_cases(corpus: Corpus, source: str, metric: str) -> list[AuditCase]:
+def user_cases(corpus: Case, source: str, metric: str) -> list[Case]:
     """Each segment of the user's corpus (read from the file ``source``: ``--hyp``
-    or ``--jsonl``) as a case, and the whole corpus as one more."""
-    if family(metric) == "rouge":
-        corpus = corpus.with_sentence_breaks()
-    return corpus_cases(Path(source).name, corpus.hyps, corpus.refs)
+    or ``--jsonl``) as a case, and the whole corpus as one more when it has more
+    than one (``files.line_cases``), as ``metric`` is given them."""
+    return [case.for_metric(metric) for case in line_cases(corpus, source)]
 
 
-def corpus_cases(
-    name: str, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
-) -> list[AuditCase]:
-    """Each segment of a corpus as a case (``name:line``), and the whole corpus as
-    one more (``name:corpus``)."""
-    cases = [
-        AuditCase(f"{name}:{line}", (hyp,), (tuple(seg),), "user", name)
-        for line, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), 1)
-    ]
-    if len(hyps) > 1:
-        cases.append(AuditCase(f"{name}:corpus", tuple(hyps), tuple(map(tuple, refs)),
-                               "user", name))
-    return cases
-
-
-def generated_cases(metric: str, count: int, seed: int) -> list[AuditCase]:
-    """``count`` Hypothesis-generated cases for ``metric``'s family, from ``seed``."""
+def generated_cases(metric: str, count: int, seed: int) -> list[Case]:
+    """``count`` generated cases for ``metric``'s family, from ``seed``."""
     from metricdiff.cases.generate import generate_cases
 
-    return [
-        AuditCase(f"gen_{seed}_{index}", case.hyps, case.refs, "generated", case.klass)
-        for index, case in enumerate(generate_cases(family(metric), count, seed))
-    ]
+    return generate_cases(family(metric), count, seed)

@@ -26,9 +26,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from metricdiff.cases.case import Sample
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Result
-from metricdiff.scoring.execution import CaseData, CaseResult, Job
+from metricdiff.scoring.execution import CaseResult, Job
 from metricdiff.statistics import BleuResult, RougeResult
 from metricdiff.wording import plural
 
@@ -48,7 +49,7 @@ def case_digest(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> st
     return _digest([list(hyps), [list(seg) for seg in refs]])
 
 
-def job_case_key(job: Job, case: CaseData) -> Key:
+def job_case_key(job: Job, case: Sample) -> Key:
     """metric, impl, label, hash of the profile, hash of the case."""
     return (job.metric, job.impl, job.label, _digest(profile_of(job.options)),
             case_digest(*case))

@@ -12,9 +12,10 @@ from typing import Any
 import tomli_w
 
 from metricdiff.atomic import atomic_stream, write_atomic
-from metricdiff.audit.metric import REFERENCE, MetricAudit, Participant, Witness
+from metricdiff.audit.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.findings.finding import Finding
+from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.implementations.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
@@ -80,7 +81,7 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                 ],
                 "skipped": list(audit.skipped),
                 "cases": [
-                    {"id": case.id, "source": case.source, "class": case.klass}
+                    {"id": case.id, "source": case.origin, "class": case.klass}
                     for case in audit.cases
                 ],
             }
@@ -103,7 +104,7 @@ def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
                     "impl": label,
                     "signature": person.signature,
                     "case": case.id,
-                    "source": case.source,
+                    "source": case.origin,
                     "status": outcome.status,
                     "error": outcome.error,
                     "result": None if outcome.result is None else outcome.result.to_json(),
@@ -118,7 +119,7 @@ def _slug(text: str) -> str:
 def _reference_gives(finding: Finding, options: dict[str, str], expect: dict[str, Any]) -> bool:
     """Whether the reference, configured as the expectation says, gives its values:
     a saved fixture must hold as a regression test."""
-    from metricdiff.cases.fixtures import Expectation
+    from metricdiff.cases.case import Expectation
     from metricdiff.comparison.expectations import mismatches
     from metricdiff.implementations import get_adapter
 

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from metricdiff.machine_paths import portable_name
 
 if TYPE_CHECKING:
-    from metricdiff.cases.fixtures import Case
+    from metricdiff.cases.case import Case
 
 PACKAGE = Path(__file__).resolve().parents[1]
 

@@ -1,4 +1,7 @@
-"""Reading the user's hypothesis and reference files: one segment per line.
+"""Reading the user's hypothesis and reference files: one segment per line, the
+whole corpus as one ``Case``; each segment of a corpus as a case of its own
+(``line_cases``, what the audit and a lock score), whether it was read from text
+files or JSONL (``jsonl.py``).
 
 Every problem becomes an InputError whose message starts with ``file:line:``, so
 the command line can print it as one line and exit with status 2.
@@ -6,17 +9,14 @@ the command line can print it as one line and exit with status 2.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import attrs
 
-
-class InputError(ValueError):
-    """Input that metricdiff refuses; the message names the file and line."""
-
+from metricdiff.cases.case import Case
+from metricdiff.errors import InputError
 
 #: The name of standard input as an input file.
 STDIN = "-"
@@ -56,61 +56,10 @@ def read_segments(name: str) -> list[str]:
     return segments
 
 
-#: How a line of a ROUGE input file separates the sentences of one segment: the
-#: two characters backslash, n.
-SENTENCE_BREAK = "\\n"
-#: How such a line writes a backslash followed by n: backslash, backslash, n.
-ESCAPED_BACKSLASH_N = "\\\\n"
-_ESCAPES = re.compile(r"\\\\n|\\n")
-
-
-def unescape_sentence_breaks(line: str) -> str:
-    """One line of a text file as the ROUGE segment it writes: each ``\\n``
-    (backslash, n) a line break between sentences, each ``\\\\n`` (backslash,
-    backslash, n) a backslash followed by n, so that ``C:\\\\new`` reads
-    ``C:\\new``.  Read left to right; every other backslash stays as it is."""
-    if "\\" not in line:
-        return line
-    return _ESCAPES.sub(lambda m: "\n" if m.group() == SENTENCE_BREAK else "\\n", line)
-
-
-def escape_sentence_breaks(text: str) -> str:
-    """A segment as one line of a text file, the inverse of
-    ``unescape_sentence_breaks``: each line break (``\\r\\n``, ``\\r`` or ``\\n``)
-    written ``\\n``, each backslash followed by n written ``\\\\n``.  (A backslash
-    right before a line break has no spelling: it reads back as backslash, n.)"""
-    text = text.replace(SENTENCE_BREAK, ESCAPED_BACKSLASH_N)
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\n", SENTENCE_BREAK)
-
-
-@attrs.frozen
-class Corpus:
-    """Hypotheses and, per segment, its references (one per reference file).
-
-    ``escaped``: the texts are lines of text files, where a ROUGE segment's
-    sentences are separated by the escape ``\\n`` (``unescape_sentence_breaks``);
-    False when they hold real line breaks already (JSONL, or after
-    ``with_sentence_breaks``)."""
-
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-    escaped: bool = True
-
-    def with_sentence_breaks(self) -> Corpus:
-        """The corpus as ROUGE reads it: the escapes of text-file lines undone
-        (``unescape_sentence_breaks``), since summary-level ROUGE-L needs the
-        sentences.  A corpus without escapes is returned as it is."""
-        if not self.escaped:
-            return self
-        return Corpus(
-            tuple(unescape_sentence_breaks(h) for h in self.hyps),
-            tuple(tuple(unescape_sentence_breaks(r) for r in refs) for refs in self.refs),
-            escaped=False,
-        )
-
-
-def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
-    """The hypothesis file and its reference files, checked to line up."""
+def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
+    """The hypothesis file and its reference files, checked to line up, as one
+    case.  Its texts are the files' lines, escapes and all (``Case.escaped``;
+    ``Case.for_metric`` undoes them for ROUGE)."""
     if not ref_files:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
     from_stdin = [f"--{option} -" for option, name in
@@ -128,4 +77,21 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Corpus:
             raise InputError(
                 f"{name}:{shorter}: has {len(stream)} lines but {hyp_file} has {len(hyps)}"
             )
-    return Corpus(tuple(hyps), tuple(zip(*streams, strict=True)) if hyps else ())
+    refs = tuple(zip(*streams, strict=True)) if hyps else ()
+    return Case(hyps, refs, escaped=True)
+
+
+def line_cases(corpus: Case, source: str) -> list[Case]:
+    """Each segment of a user's corpus as a case, named after its line in the file
+    ``source`` (``h.txt:3``), and the whole corpus (``h.txt:corpus``) as one more
+    when it has more than one segment: a corpus of one is that segment again, and
+    an empty one has nothing to score.  What the audit and a lock score."""
+    name = Path(source).name
+    whole = attrs.evolve(corpus, id=f"{name}:corpus", origin="user", klass=name,
+                         location=source)
+    cases = [
+        attrs.evolve(whole, hyps=(hyp,), refs=(refs,), id=f"{name}:{line}",
+                     location=f"{source}:{line}")
+        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
+    ]
+    return [*cases, whole] if len(cases) > 1 else cases

@@ -2,20 +2,22 @@
 
 A fixture file is TOML with ``format = 1`` and a list of ``[[case]]`` tables.  The
 same case tables also appear in ``spec/*.md`` inside fenced ``toml
-metricdiff-example`` blocks, so the spec's worked examples run as tests.
+metricdiff-example`` blocks, so the spec's worked examples run as tests.  Each
+case table becomes a ``Case`` (``case.py``) with its metric, options and
+``Expectation``s.
 """
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-import attrs
-
 from metricdiff.cases import bundled
+from metricdiff.cases.case import Case, Expectation
+from metricdiff.errors import FixtureError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -26,53 +28,6 @@ FORMAT_VERSION = 1
 VERDICT_CLASSES = ("must", "conv", "reject")
 _ID_PATTERN = re.compile(r"^(must|conv|reject)_[a-z0-9_]+$")
 _EXAMPLE_BLOCK = re.compile(r"^```toml metricdiff-example\n(.*?)^```", re.M | re.S)
-
-
-class FixtureError(ValueError):
-    """A fixture that does not follow the format; the message names file and line."""
-
-
-@attrs.frozen
-class Expectation:
-    """What one configuration of a case must give.
-
-    ``when`` holds axis overrides on top of the case's options; ``values`` the
-    expected result fields (``score``, ``precisions``, ``bp``, ``counts``, ...);
-    ``error`` a substring of the refusal a ``reject_`` case expects.
-    """
-
-    when: Mapping[str, str]
-    values: Mapping[str, Any]
-    source: str
-    tolerance: float
-    error: str | None = None
-
-
-@attrs.frozen
-class Case:
-    """One test case: hypotheses, their references and what must come out."""
-
-    id: str
-    metric: str
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-    options: Mapping[str, str]
-    expectations: tuple[Expectation, ...]
-    description: str
-    location: str  # "file:line" of the case, for error messages
-
-    @property
-    def verdict_class(self) -> str:
-        """``must``, ``conv`` or ``reject``, from the ID's prefix."""
-        return self.id.split("_", 1)[0]
-
-    def ref_streams(self) -> list[list[str]]:
-        """References transposed to streams (one list per reference position), as
-        the command line and sacrebleu take them; needs the same count per segment."""
-        counts = {len(refs) for refs in self.refs}
-        if len(counts) != 1:
-            raise FixtureError(f"{self.location}: case {self.id} has varying reference counts")
-        return [list(stream) for stream in zip(*self.refs, strict=True)]
 
 
 def _line_of(text: str, case_id: str) -> int:
@@ -127,10 +82,12 @@ def _case(raw: Any, path: Path, text: str, line_offset: int) -> Case:
     if not expectations:
         raise FixtureError(f"{where}: case {case_id} has no [[case.expect]]")
     return Case(
+        hyps,
+        refs,
         id=case_id,
+        origin="fixture",
+        klass=str(path),
         metric=metric,
-        hyps=hyps,
-        refs=refs,
         options=_as_text_map(raw.get("options", {}), where),
         expectations=expectations,
         description=str(raw.get("description", "")),

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import json
 
-from metricdiff.cases.files import Corpus, InputError, read_segments
+from metricdiff.cases.case import Case
+from metricdiff.cases.files import read_segments
+from metricdiff.errors import InputError
 
 #: The keys read when ``--hyp-field`` and ``--ref-field`` are not given.
 DEFAULT_HYP_FIELD = "hyp"
@@ -23,8 +25,8 @@ DEFAULT_REF_FIELD = "ref"
 
 def read_jsonl(
     name: str, hyp_field: str = DEFAULT_HYP_FIELD, ref_field: str = DEFAULT_REF_FIELD
-) -> Corpus:
-    """The corpus of the JSONL file ``name`` (``-`` is standard input).
+) -> Case:
+    """The corpus of the JSONL file ``name`` (``-`` is standard input), as one case.
 
     Empty lines at the end of the file are allowed; an empty line between
     records is an error, so that record *k* is always line *k* (the audit and
@@ -40,7 +42,7 @@ def read_jsonl(
         record = _record(line, where)
         hyps.append(_hypothesis(record, hyp_field, where))
         refs.append(_references(record, ref_field, where))
-    return Corpus(tuple(hyps), tuple(refs), escaped=False)
+    return Case(hyps, refs, escaped=False)
 
 
 def _record(line: str, where: str) -> dict[str, object]:

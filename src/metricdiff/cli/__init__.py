@@ -4,10 +4,14 @@ Each command is one module of this package with a ``register(commands)`` functio
 that adds its sub-parser; they are found by listing the package, so a new command
 is a new module and nothing else changes.
 
-Bad input never shows a traceback: it prints one line ``metricdiff: error: ...``
-naming the file and line where there is one, and exits with status 2.  Neither
-does an interrupt (Ctrl-C): one line ``metricdiff: interrupted``, plus whatever
-the command's ``interrupt_hint(args)`` adds (how to resume), and exit status 130.
+No metricdiff error shows a traceback: every one derives from
+``errors.MetricdiffError`` and prints one line ``metricdiff: error: ...`` naming
+the file and line where there is one.  The exit status says whose fault it is: 1
+when an implementation failed (``errors.ImplementationError``), 2 for everything
+else metricdiff refuses (bad input, a missing package, an unknown axis value).
+Neither does an interrupt (Ctrl-C): one line ``metricdiff: interrupted``, plus
+whatever the command's ``interrupt_hint(args)`` adds (how to resume), and exit
+status 130.
 """
 
 from __future__ import annotations
@@ -19,17 +23,13 @@ import sys
 from collections.abc import Sequence
 
 from metricdiff import __version__
-from metricdiff.cases.files import InputError
-from metricdiff.cases.fixtures import FixtureError
 from metricdiff.cli._common import (
     EXIT_IMPLEMENTATION_FAILED,
     EXIT_INTERRUPTED,
     EXIT_USAGE,
-    ImplementationFailed,
     Parser,
 )
-from metricdiff.implementations import AdapterUnavailable
-from metricdiff.profiles import ConventionError
+from metricdiff.errors import ImplementationError, MetricdiffError
 
 #: Commands listed first in ``--help``, in this order; any others follow by name.
 FIRST = ("score", "impls", "audit", "check")
@@ -57,12 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         status: int = args.run(args)
-    except (InputError, FixtureError, ConventionError, AdapterUnavailable) as error:
+    except MetricdiffError as error:
         print(f"metricdiff: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except ImplementationFailed as error:
-        print(f"metricdiff: error: {error}", file=sys.stderr)
-        return EXIT_IMPLEMENTATION_FAILED
+        failed = isinstance(error, ImplementationError)
+        return EXIT_IMPLEMENTATION_FAILED if failed else EXIT_USAGE
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:

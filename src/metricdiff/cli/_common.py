@@ -1,6 +1,6 @@
-"""What every command shares: the one-line error types, ``-o`` parsing, an
-``--impl`` that must run, the input options (``--hyp``/``--ref`` or ``--jsonl``),
-the output folder, and counting words (``plural``)."""
+"""What every command shares: the exit statuses, the one-line usage errors, ``-o``
+parsing, an ``--impl`` that must run, the input options (``--hyp``/``--ref`` or
+``--jsonl``), the output folder, and counting words (``plural``)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,16 @@ from pathlib import Path
 from typing import Any
 
 from metricdiff.cases import bundled
-from metricdiff.cases.files import Corpus, InputError, read_corpus
-from metricdiff.cases.fixtures import FixtureError, check_fixture_folder
+from metricdiff.cases.case import Case
+from metricdiff.cases.files import read_corpus
+from metricdiff.cases.fixtures import check_fixture_folder
+from metricdiff.errors import (
+    ConventionError,
+    FixtureError,
+    InputError,
+    OutputError,
+)
 from metricdiff.implementations import AnyAdapter, computes, resolve
-from metricdiff.profiles import ConventionError
 from metricdiff.wording import plural
 
 EXIT_USAGE = 2
@@ -25,10 +31,6 @@ EXIT_INTERRUPTED = 130
 
 #: ``add_subparsers()``'s return value; argparse does not export its type.
 Commands = Any
-
-
-class ImplementationFailed(RuntimeError):
-    """The implementation itself raised; a finding about it, reported in one line."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -118,9 +120,9 @@ def output_folder(path: str, option: str = "--out") -> Path:
         blocker = next((p for p in (folder, *folder.parents) if p.exists() and not p.is_dir()),
                        None)
         why = f"{blocker} is a file" if blocker is not None else error.strerror or str(error)
-        raise InputError(f"{option} {path}: cannot create the folder ({why})") from None
+        raise OutputError(f"{option} {path}: cannot create the folder ({why})") from None
     if not os.access(folder, os.W_OK | os.X_OK):
-        raise InputError(f"{option} {path}: cannot write into the folder (permission denied)")
+        raise OutputError(f"{option} {path}: cannot write into the folder (permission denied)")
     return folder
 
 
@@ -175,7 +177,7 @@ def input_given(args: argparse.Namespace) -> bool:
     return args.jsonl is not None or args.hyp is not None
 
 
-def read_input(args: argparse.Namespace) -> Corpus:
+def read_input(args: argparse.Namespace) -> Case:
     """The corpus the input options name, read and checked; a one-line error
     naming the file and line if it cannot be, or if none is named."""
     if not input_given(args):
@@ -224,7 +226,6 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_USAGE",
     "Commands",
-    "ImplementationFailed",
     "Parser",
     "add_fixtures_option",
     "add_input_options",

@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from metricdiff.cases.files import Corpus, InputError
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
@@ -27,12 +26,15 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.implementations import AdapterUnavailable, adapter_names, computes, families_of
-from metricdiff.profiles.metrics import METRICS, family
+from metricdiff.errors import AdapterUnavailable, InputError
+from metricdiff.implementations import adapter_names, computes, families_of
+from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
-    from metricdiff.audit.metric import MetricAudit, Participant
+    from metricdiff.audit.metric import MetricAudit
+    from metricdiff.cases.case import Case
     from metricdiff.comparison.gaps import MetricComparison
+    from metricdiff.findings.witness import Participant
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
@@ -48,14 +50,14 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
     return "; ".join([*skipped, *left_out]) or "no implementation named"
 
 
-def _lost_input(people: Sequence[Participant], corpus: Corpus | None, metric: str) -> list[str]:
+def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str) -> list[str]:
     """A line for each participant's tokenizer that drops words of the user's
     corpus (``lost_input``), once per implementation and tokenizer."""
     from metricdiff.implementations.text.lost_input import lost_input
 
     if corpus is None:
         return []
-    texts = corpus.with_sentence_breaks() if family(metric) == "rouge" else corpus
+    texts = corpus.for_metric(metric)
     lines = []
     seen = set()
     for person in people:
@@ -72,8 +74,10 @@ def _lost_input(people: Sequence[Participant], corpus: Corpus | None, metric: st
 def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
+    from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.metric import audit_metric, participants
+    from metricdiff.audit.metric import audit_metric
+    from metricdiff.audit.participants import participants
     from metricdiff.cli._user_impls import check_impls
     from metricdiff.findings.finding import KINDS
     from metricdiff.reports.model import COMPARE_NAME
@@ -135,11 +139,14 @@ def run(args: argparse.Namespace) -> int:
     args.finished = []  # for the interrupt hint: what is in --out already
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
+        config = AuditConfig(
+            impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
+            minimise=not args.no_minimise, executor=executor, journal=journal,
+            progress=progress, progress_stream=sys.stderr if show else None,
+            strict=args.strict,
+        )
         for metric, (people, skipped) in chosen.items():
-            audit = audit_metric(metric, plan[metric], names, args.jobs, args.timeout,
-                                 not args.no_minimise, progress, journal,
-                                 sys.stderr if show else None, executor,
-                                 user_profile=user_profile, chosen=(people, skipped))
+            audit = audit_metric(metric, plan[metric], config, chosen=(people, skipped))
             audits.append(audit)
             table = None
             if corpus is not None:
@@ -181,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _corpus_table(metric: str, corpus: Corpus, args: argparse.Namespace,
+def _corpus_table(metric: str, corpus: Case, args: argparse.Namespace,
                   user_profile: Mapping[str, str], audit: MetricAudit) -> MetricComparison:
     """Every implementation's score on the user's corpus and each gap split by axis
     (``metricdiff compare``); a user's own implementation under the profile it was

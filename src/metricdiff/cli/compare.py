@@ -9,7 +9,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from metricdiff.cases.files import Corpus
+from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
     add_input_options,
@@ -20,19 +20,16 @@ from metricdiff.cli._common import (
     read_input,
 )
 from metricdiff.profiles import ConventionError
-from metricdiff.profiles.metrics import METRICS, family
+from metricdiff.profiles.metrics import METRICS
 
 #: What ``--out`` writes.
 OUT_FILES = {"json": "compare.json", "md": "compare.md", "text": "compare.txt"}
 
 
-def samples_for(corpus: Corpus, metrics: Sequence[str]) -> dict[str, tuple[Sequence[str],
-                                                                            Sequence[Sequence[str]]]]:
-    """Each metric's view of the corpus: ROUGE reads a literal ``\\n`` in a line as
-    a sentence break, BLEU reads the line as it is."""
-    rouge = corpus.with_sentence_breaks()
-    return {m: ((rouge.hyps, rouge.refs) if family(m) == "rouge" else (corpus.hyps, corpus.refs))
-            for m in metrics}
+def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
+    """Each metric's view of the corpus (``Case.for_metric``): ROUGE reads a literal
+    ``\\n`` in a line as a sentence break, BLEU reads the line as it is."""
+    return {metric: corpus.for_metric(metric).sample for metric in metrics}
 
 
 def _check_impls(impls: Sequence[str], metrics: Sequence[str]) -> None:

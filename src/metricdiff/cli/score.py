@@ -11,16 +11,16 @@ from typing import Any
 
 import attrs
 
-from metricdiff.cases.files import Corpus
+from metricdiff.cases.case import Case
 from metricdiff.cli._common import (
     Commands,
-    ImplementationFailed,
     add_input_options,
     available_adapter,
     input_name,
     parse_overrides,
     read_input,
 )
+from metricdiff.errors import ImplementationFailed
 from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.base import Scored
 from metricdiff.implementations.text.lost_input import LostInput, lost_input
@@ -103,12 +103,12 @@ def _in_any_family(axis: str) -> bool:
     return any(axis in axis_names(type(paper_options(m))) for m in ("bleu", "rouge-1"))
 
 
-def _texts(group: _Group, corpus: Corpus) -> Corpus:
+def _texts(group: _Group, corpus: Case) -> Case:
     """The corpus as the group's metrics read it: ROUGE undoes the escapes."""
-    return corpus.with_sentence_breaks() if family(group.requests[0][0]) == "rouge" else corpus
+    return corpus.for_metric(group.requests[0][0])
 
 
-def _score(group: _Group, texts: Corpus, sentences: bool, source: str) -> list[Scored[Any]]:
+def _score(group: _Group, texts: Case, sentences: bool, source: str) -> list[Scored[Any]]:
     metrics = [metric for metric, _ in group.requests]
     try:
         return group.adapter.score_many(group.requests, texts.hyps, texts.refs,
@@ -121,7 +121,7 @@ def _score(group: _Group, texts: Corpus, sentences: bool, source: str) -> list[S
         ) from error
 
 
-def _lost_input(group: _Group, texts: Corpus) -> LostInput | None:
+def _lost_input(group: _Group, texts: Case) -> LostInput | None:
     """What the group's tokenizer drops from the texts (None for an unknown profile)."""
     if group.unknown_profile:
         return None

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from metricdiff.cases import bundled
-from metricdiff.cases.files import InputError
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
@@ -17,11 +16,12 @@ from metricdiff.cli._common import (
     input_given,
     plural,
 )
-from metricdiff.profiles import ConventionError
+from metricdiff.errors import ConventionError, InputError, OutputError
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
-    from metricdiff.locks.snapshot import InputFile, SnapCase
+    from metricdiff.cases.case import Case
+    from metricdiff.locks.snapshot import InputFile
 
 #: Metrics scored on the user's files when none is named: BLEU and every ROUGE
 #: variant, as ``metricdiff audit`` does (ROUGE-N with n = 1 and 2).
@@ -68,7 +68,7 @@ def _checked(specs: Sequence[str], metrics: Sequence[str]) -> list[str]:
 
 def _user_cases(
     args: argparse.Namespace, lock_dir: Path
-) -> tuple[list[SnapCase], list[InputFile]]:
+) -> tuple[list[Case], list[InputFile]]:
     """The cases of the user's --hyp/--ref or --jsonl files, and those files as
     the lock records them."""
     from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     snapshot.check_writable(out)
     use_fixtures = args.fixtures is not None or not user_input
     # Read every input before scoring anything: bad input stops the run at once.
-    cases: list[tuple[snapshot.SnapCase, str]] = []
+    cases: list[tuple[Case, str]] = []
     inputs: list[snapshot.InputFile] = []
     if use_fixtures:
         given = Path(args.fixtures) if args.fixtures else bundled.fixtures_folder()
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
     except OSError as error:  # checked writable above, but a disk can still fill up
-        raise InputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
+        raise OutputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
     print(
         f"wrote {out}: {plural(len(entries), 'score')} ({errors} raised), "

@@ -5,21 +5,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from metricdiff.cli._common import EXIT_USAGE, Commands
+from metricdiff.cli._common import Commands
 
 EXIT_DRIFT = 1
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
-
     from metricdiff.locks import snapshot
 
-    try:
-        verification = snapshot.verify(Path(args.lock))
-    except snapshot.LockError as error:
-        print(f"metricdiff: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+    # A malformed lock is a LockError: one line and exit status 2 (cli.main).
+    verification = snapshot.verify(Path(args.lock))
     print("\n".join(verification.lines()))
     return 0 if verification.ok else EXIT_DRIFT
 

@@ -30,6 +30,7 @@ from typing import Generic, TypeVar
 
 import attrs
 
+from metricdiff.cases.case import Sample
 from metricdiff.comparison.attribution import Attribution, attribute
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
 from metricdiff.comparison.inert import inert_axes
@@ -45,10 +46,6 @@ REFERENCE = "reference"
 DEFAULT_REPORT = "f"
 #: The metrics compared when none is named.
 DEFAULT_METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
-
-#: One corpus: the hypotheses and, per segment, its references.
-Sample = tuple[Sequence[str], Sequence[Sequence[str | None]]]
-
 
 def points(result: Result, options: Options) -> float:
     """The number a paper quotes, in points: BLEU as it is (0-100), ROUGE's

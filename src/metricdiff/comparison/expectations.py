@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from metricdiff.cases.fixtures import Case, Expectation
+from metricdiff.cases.case import Case, Expectation
 from metricdiff.implementations import AdapterUnavailable, AnyAdapter, UnsupportedOption
 from metricdiff.implementations.base import Tolerance
 from metricdiff.machine_paths import without_machine_paths

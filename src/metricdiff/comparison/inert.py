@@ -6,8 +6,8 @@ happening to agree; ``tests/test_attribution.py`` checks every rule against
 the reference on generated corpora.  An axis on which two profiles differ
 is inert when:
 
-- ``multi_ref`` (ROUGE-MULTI-REF), ``ref_length``, ``closest_tie`` and
-  ``empty_reference`` (BLEU-REFLEN): every segment has exactly one
+- ``multi_ref`` (ROUGE-MULTI-REF), ``ref_length`` and ``closest_tie`` (BLEU-REFLEN),
+  ``empty_reference`` (BLEU-EMPTY): every segment has exactly one
   reference, a non-empty one.  Every rule for several references returns that
   one's score and length;
 - ``closest_tie``: neither profile takes the closest length;

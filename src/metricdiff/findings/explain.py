@@ -18,15 +18,13 @@ from collections.abc import Callable, Iterator, Sequence
 
 import attrs
 
+from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import Difference, first_difference
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
 from metricdiff.profiles.metrics import Options, Result
-
-#: A case as the reference scores it: hypotheses and each segment's references.
-Sample = tuple[Sequence[str], Sequence[Sequence[str | None]]]
 
 #: Axes the search never changes: set by the metric name, or not conventions.
 FIXED_AXES = frozenset({"n", "weights", "bootstrap_seed", "bootstrap_samples"})

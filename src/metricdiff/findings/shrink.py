@@ -13,20 +13,14 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-Refs = tuple[tuple[str | None, ...], ...]
-Sample = tuple[tuple[str, ...], Refs]
+from metricdiff.cases.case import Sample, size
+
 #: Judges a batch of candidate cases: True where the disagreement still holds.
 Holds = Callable[[Sequence[Sample]], list[bool]]
 
 BATCH = 64
 MAX_CANDIDATES = 1500
 _PIECES = re.compile(r"\S+\s*|\s+")
-
-
-def size(sample: Sample) -> int:
-    hyps, refs = sample
-    texts = [*hyps, *(r or "" for seg in refs for r in seg)]
-    return sum(len(text) for text in texts) + 10 * len(texts)
 
 
 def _texts(sample: Sample) -> list[tuple[int, int, str]]:

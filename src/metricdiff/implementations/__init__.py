@@ -23,8 +23,9 @@ import importlib.metadata
 import sys
 from typing import Any
 
+from metricdiff.errors import AdapterUnavailable, UnsupportedOption
 from metricdiff.implementations import user
-from metricdiff.implementations.base import Adapter, AdapterUnavailable, UnsupportedOption
+from metricdiff.implementations.base import Adapter
 from metricdiff.implementations.settings import ImplSpec, parse_spec
 from metricdiff.profiles import ConventionError, axis_names
 from metricdiff.profiles.metrics import family, paper_options

@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
+from metricdiff.errors import AdapterUnavailable, UnsupportedOption
 from metricdiff.implementations.settings import merged_settings, spec_text
 from metricdiff.profiles import (
     AXES,
@@ -85,19 +86,6 @@ class Scored(Generic[ResultT]):
 
     corpus: ResultT
     sentences: tuple[ResultT, ...] | None = None
-
-
-class UnsupportedOption(ConventionError):
-    """An axis value the chosen implementation cannot honour."""
-
-
-class AdapterUnavailable(RuntimeError):
-    """The peer library is not installed; the message says how to install it."""
-
-
-class InvalidOutput(ValueError):
-    """The implementation answered, but not with a score (a user's program whose
-    output has no number in it): an ``invalid-output`` outcome, not a crash."""
 
 
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):

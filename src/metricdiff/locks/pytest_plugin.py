@@ -42,6 +42,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from metricdiff.errors import LockDrift, MetricdiffError
+
 if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's use pays nothing
     from metricdiff.implementations import AnyAdapter
     from metricdiff.locks.snapshot import Entry, Lock
@@ -108,10 +110,6 @@ def pytest_collection_modifyitems(
             items.extend(session.genitems(LockFile.from_parent(session, path=path)))
 
 
-class LockDrift(Exception):
-    """Raised by the verify item; its message is the report."""
-
-
 class LockFile(pytest.File):
     """A lock file as a collector of its one verify item."""
 
@@ -140,14 +138,11 @@ class LockItem(pytest.Item):
 def _verify_lines(path: Path) -> list[str]:
     """The report of verifying ``path`` if anything drifted or cannot be checked,
     else []. A malformed lock or unreadable input is one line too."""
-    from metricdiff.cases.files import InputError
-    from metricdiff.cases.fixtures import FixtureError
     from metricdiff.locks import snapshot
-    from metricdiff.profiles import ConventionError
 
     try:
         verification = snapshot.verify(path)
-    except (snapshot.LockError, InputError, FixtureError, ConventionError) as error:
+    except MetricdiffError as error:
         return [f"metricdiff: error: {error}"]
     return [] if verification.ok else verification.lines()
 

@@ -39,11 +39,11 @@ import attrs
 import tomli_w
 
 from metricdiff.atomic import write_atomic
-from metricdiff.cases.files import Corpus, InputError, read_corpus
+from metricdiff.cases.case import Case
+from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
+from metricdiff.errors import ConventionError, InputError, LockError, OutputError, UnsupportedOption
 from metricdiff.implementations import AnyAdapter
-from metricdiff.implementations.base import UnsupportedOption
-from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.wording import plural
 
@@ -57,32 +57,7 @@ ROLES = ("fixture", "hyp", "ref", "jsonl")
 _HEADER = "# Scores written by `metricdiff snapshot`; `metricdiff verify {name}` recomputes them.\n"
 
 
-class LockError(ValueError):
-    """A lock file that does not follow the format; the message names file and line."""
-
-
 # --- what is scored ---------------------------------------------------------
-
-
-@attrs.frozen
-class SnapCase:
-    """Hypotheses and each segment's references, under an ID unique in the lock.
-
-    ``sentence_breaks``: the texts come from the user's text files, where a literal
-    ``\\n`` separates the sentences of a ROUGE segment (as in ``metricdiff score``).
-    """
-
-    id: str
-    hyps: tuple[str, ...]
-    refs: tuple[tuple[str, ...], ...]
-    sentence_breaks: bool = False
-
-    def texts(self, metric: str) -> Corpus:
-        """The hypotheses and references as ``metric`` is given them."""
-        corpus = Corpus(self.hyps, self.refs)
-        if self.sentence_breaks and family(metric) == "rouge":
-            return corpus.with_sentence_breaks()
-        return corpus
 
 
 @attrs.frozen
@@ -117,12 +92,12 @@ def input_file(role: str, path: Path, lock_dir: Path,
     return InputFile(role, written.as_posix(), sha256_of(path), *(fields or (None, None)))
 
 
-def fixture_cases(files: Iterable[Path]) -> list[tuple[SnapCase, str]]:
+def fixture_cases(files: Iterable[Path]) -> list[tuple[Case, str]]:
     """Each must_ and conv_ fixture case with its own metric.  reject_ cases are
     left out: what they test is the options they pin, and a lock scores each
     implementation under its default profile."""
     return [
-        (SnapCase(case.id, case.hyps, case.refs), case.metric)
+        (case, case.metric)
         for path in files
         for case in load_file(path)
         if case.verdict_class != "reject"
@@ -138,31 +113,22 @@ def fixture_files(root: Path) -> list[Path]:
     return files
 
 
-def corpus_cases(hyp_file: str, ref_files: Sequence[str]) -> list[SnapCase]:
-    """Each line of the user's files as a case, and the whole corpus as one more."""
+def corpus_cases(hyp_file: str, ref_files: Sequence[str]) -> list[Case]:
+    """Each line of the user's files as a case, and the whole corpus as one more
+    (``files.line_cases``)."""
     if hyp_file == "-" or "-" in ref_files:
         raise InputError("-:0: a lock needs files that verify can read again, not stdin")
-    return _segment_cases(read_corpus(hyp_file, ref_files), hyp_file)
+    return line_cases(read_corpus(hyp_file, ref_files), hyp_file)
 
 
-def jsonl_cases(path: str, hyp_field: str, ref_field: str) -> list[SnapCase]:
-    """Each line of the user's JSONL file as a case, and the whole corpus as one more."""
+def jsonl_cases(path: str, hyp_field: str, ref_field: str) -> list[Case]:
+    """Each line of the user's JSONL file as a case, and the whole corpus as one
+    more (``files.line_cases``)."""
     from metricdiff.cases.jsonl import read_jsonl
 
     if path == "-":
         raise InputError("-:0: a lock needs files that verify can read again, not stdin")
-    return _segment_cases(read_jsonl(path, hyp_field, ref_field), path)
-
-
-def _segment_cases(corpus: Corpus, source: str) -> list[SnapCase]:
-    name = Path(source).name
-    breaks = corpus.escaped
-    cases = [
-        SnapCase(f"{name}:{line}", (hyp,), (refs,), sentence_breaks=breaks)
-        for line, (hyp, refs) in enumerate(zip(corpus.hyps, corpus.refs, strict=True), 1)
-    ]
-    cases.append(SnapCase(f"{name}:corpus", corpus.hyps, corpus.refs, sentence_breaks=breaks))
-    return cases
+    return line_cases(read_jsonl(path, hyp_field, ref_field), path)
 
 
 # --- the lock ---------------------------------------------------------------
@@ -223,7 +189,7 @@ class Lock:
 #: Implementation name -> family (``bleu``/``rouge``) -> its adapter.
 Impls = Mapping[str, Mapping[str, AnyAdapter]]
 #: One score to compute: a case, a metric and an implementation name.
-Job = tuple[SnapCase, str, str]
+Job = tuple[Case, str, str]
 
 
 def adapter_of(impls: Impls, name: str, metric: str) -> AnyAdapter | None:
@@ -232,11 +198,11 @@ def adapter_of(impls: Impls, name: str, metric: str) -> AnyAdapter | None:
     return adapter if adapter is not None and metric in adapter.metrics else None
 
 
-def plan(cases: Iterable[tuple[SnapCase, str]], impls: Impls) -> list[Job]:
+def plan(cases: Iterable[tuple[Case, str]], impls: Impls) -> list[Job]:
     """Every (case, metric) with every implementation that has the metric, in
     input order, then metric order, then implementation name."""
     case_order: dict[str, int] = {}
-    unique: dict[tuple[str, str], SnapCase] = {}  # a metric named twice is scored once
+    unique: dict[tuple[str, str], Case] = {}  # a metric named twice is scored once
     for case, metric in cases:
         case_order.setdefault(case.id, len(case_order))
         unique.setdefault((case.id, metric), case)
@@ -290,12 +256,10 @@ def score(jobs: Sequence[Job], impls: Impls) -> list[Entry]:
     for (name, metric), indices in groups.items():
         adapter = adapter_of(impls, name, metric)
         assert adapter is not None, f"{name} has no {metric}: plan() leaves such jobs out"
-        corpora = [jobs[i][0].texts(metric) for i in indices]
+        samples = [jobs[i][0].for_metric(metric).sample for i in indices]
         try:
             options = adapter.options(metric)
-            outcomes: list[Any] = adapter.score_cases(
-                metric, [(c.hyps, c.refs) for c in corpora], options
-            )
+            outcomes: list[Any] = adapter.score_cases(metric, samples, options)
         except Exception as error:  # the whole batch failed: each case records it
             outcomes = [error] * len(indices)
         for index, outcome in zip(indices, outcomes, strict=True):
@@ -370,21 +334,21 @@ def _entry_tables(entry: Entry) -> list[str]:
 
 
 def check_writable(path: Path) -> None:
-    """Raise InputError (one line naming ``path``) unless ``write`` can put a lock
+    """Raise OutputError (one line naming ``path``) unless ``write`` can put a lock
     there.  ``snapshot`` calls it before scoring, which can take minutes that a
     typo in ``--out`` should not cost.  The test is what ``write`` does: create a
     file in the lock's folder (and ``path`` must not be a folder itself)."""
     folder = path.parent
     if path.is_dir():
-        raise InputError(f"{path}:0: cannot write the lock there: it is a folder")
+        raise OutputError(f"{path}:0: cannot write the lock there: it is a folder")
     if not folder.is_dir():
         why = "is not a folder" if folder.exists() else "does not exist"
-        raise InputError(f"{path}:0: cannot write the lock there: {folder} {why}")
+        raise OutputError(f"{path}:0: cannot write the lock there: {folder} {why}")
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise InputError(f"{path}:0: cannot write the lock there: "
+        raise OutputError(f"{path}:0: cannot write the lock there: "
                          f"{error.strerror or error}") from None
 
 
@@ -771,7 +735,7 @@ def compare(
 AdapterLookup = Callable[[str, str], AnyAdapter]
 
 
-def recorded_cases(lock: Lock, lock_dir: Path) -> tuple[dict[str, SnapCase], list[str]]:
+def recorded_cases(lock: Lock, lock_dir: Path) -> tuple[dict[str, Case], list[str]]:
     """The cases of the lock's inputs as they are now, and how the input files
     changed (their sha256) since the lock was written."""
     changes = []

@@ -9,6 +9,7 @@ and values; never rename one.
 
 from __future__ import annotations
 
+from metricdiff.errors import ConventionError
 from metricdiff.profiles.axes_bleu import (
     ALL_ZERO,
     CLOSEST_TIE,
@@ -45,7 +46,7 @@ from metricdiff.profiles.axes_rouge import (
     WLCS,
 )
 from metricdiff.profiles.axes_shared import EMPTY_POLICY, LOWERCASE, LOWERCASE_STAGE, TOKENIZE
-from metricdiff.profiles.axis import Axis, ConventionError, Value
+from metricdiff.profiles.axis import Axis, Value
 
 __all__ = ["ALL_AXES", "AXES", "Axis", "ConventionError", "Value", "affects", "axis_named"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import math
 
+from metricdiff.errors import ConventionError
 from metricdiff.profiles.axis import (
     Axis,
-    ConventionError,
     choice,
     parse_int,
     parse_positive_number,

@@ -1,5 +1,6 @@
 """What a convention axis is: a name, a signature key, the values it takes and
-the paper's value; the error for an axis or value metricdiff does not know.
+the paper's value (an axis or value metricdiff does not know is a
+``ConventionError``, in ``errors.py``).
 
 The axes themselves are in ``axes_shared``, ``axes_bleu`` and ``axes_rouge``;
 ``axes`` gathers them.
@@ -13,12 +14,10 @@ from typing import Union
 
 import attrs
 
+from metricdiff.errors import ConventionError
+
 #: A typed axis value: a name from a fixed list, a number, or a weight vector.
 Value = Union[str, int, float, "tuple[float, ...]", None]
-
-
-class ConventionError(ValueError):
-    """An axis or value that metricdiff does not know, or that does not parse."""
 
 
 def parse_whole_number(text: str, least: int, bound: str = "") -> int:

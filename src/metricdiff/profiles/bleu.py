@@ -7,7 +7,8 @@ from typing import Any
 
 import attrs
 
-from metricdiff.profiles.axes import AXES, ConventionError
+from metricdiff.errors import ConventionError
+from metricdiff.profiles.axes import AXES
 
 
 def _choice(axis_name: str) -> Any:

@@ -8,7 +8,8 @@ from typing import TypeVar
 
 import attrs
 
-from metricdiff.profiles.axes import AXES, ConventionError, axis_named
+from metricdiff.errors import ConventionError
+from metricdiff.profiles.axes import AXES, axis_named
 
 Options = TypeVar("Options", bound=attrs.AttrsInstance)
 

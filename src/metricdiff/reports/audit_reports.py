@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from metricdiff.atomic import write_atomic
-from metricdiff.cases.files import InputError
+from metricdiff.errors import OutputError
 from metricdiff.reports import html_report, json_report, markdown, plot
 from metricdiff.reports.content import build
 from metricdiff.reports.model import load_audit
@@ -51,6 +51,6 @@ def write_reports(folder: Path, out: Path | None = None,
             target.mkdir(parents=True, exist_ok=True)
             write_atomic(path, text)
         except OSError as error:
-            raise InputError(f"{path}:0: cannot write: {error.strerror or error}") from None
+            raise OutputError(f"{path}:0: cannot write: {error.strerror or error}") from None
         written.append(path)
     return written

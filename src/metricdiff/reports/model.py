@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 
 import attrs
 
-from metricdiff.cases.files import InputError
 from metricdiff.comparison.gaps import Comparison, MetricComparison
+from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.implementations.base import Tolerance
 from metricdiff.json_values import listed as _list

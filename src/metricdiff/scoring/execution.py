@@ -102,8 +102,10 @@ from typing import Any, Protocol
 
 import attrs
 
+from metricdiff.cases.case import Sample
+from metricdiff.errors import InvalidOutput
 from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.implementations.base import Adapter, InvalidOutput
+from metricdiff.implementations.base import Adapter
 from metricdiff.machine_paths import without_machine_paths
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.statistics import BleuResult, RougeResult
@@ -120,12 +122,8 @@ MAX_ERROR = 300
 #: How far a ROUGE ratio may exceed 1 before it is invalid (float rounding).
 RATIO_SLACK = 1e-9
 
-#: One case: its hypotheses, and each segment's references (``None`` = missing).
-CaseData = tuple[tuple[str, ...], tuple[tuple[str | None, ...], ...]]
-
-
 def _freeze_cases(cases: Iterable[tuple[Iterable[str], Iterable[Iterable[str | None]]]]
-                  ) -> tuple[CaseData, ...]:
+                  ) -> tuple[Sample, ...]:
     return tuple(
         (tuple(hyps), tuple(tuple(seg) for seg in refs)) for hyps, refs in cases
     )
@@ -143,7 +141,7 @@ class Job:
     impl: str
     metric: str
     options: Options
-    cases: tuple[CaseData, ...] = attrs.field(converter=_freeze_cases)
+    cases: tuple[Sample, ...] = attrs.field(converter=_freeze_cases)
     label: str = "declared"
     adapter_path: str | None = None
 
@@ -311,7 +309,7 @@ def _chunks(job: Job) -> list[tuple[int, ...]]:
 
 
 def _score(
-    adapter: AnyAdapter, metric: str, options: Options, cases: Sequence[CaseData]
+    adapter: AnyAdapter, metric: str, options: Options, cases: Sequence[Sample]
 ) -> list[CaseResult]:
     """``score_cases`` on ``cases``, judged; raises if it raises or miscounts."""
     outcomes = adapter.score_cases(metric, cases, options)
@@ -904,7 +902,6 @@ __all__ = [
     "OK",
     "STATUSES",
     "TIMEOUT",
-    "CaseData",
     "CaseResult",
     "Executor",
     "Job",

@@ -51,6 +51,8 @@ from types import ModuleType
 
 import attrs
 
+from metricdiff.errors import PeerNotInstalled
+
 ENV_VAR = "METRICDIFF_PEERS_DIR"
 INSTALL_COMMAND = "metricdiff install-peers"
 
@@ -73,10 +75,6 @@ PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
 }
-
-
-class PeerNotInstalled(RuntimeError):
-    """An isolated peer whose directory holds no usable package."""
 
 
 def peers_dir() -> Path:

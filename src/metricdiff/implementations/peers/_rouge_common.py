@@ -28,7 +28,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.implementations.base import ANY, Adapter, References, UnsupportedOption
+from metricdiff.errors import PeerNotInstalled, UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.reference import resample
 from metricdiff.implementations.reference.rouge import summed_counts, usable_references
@@ -235,7 +236,7 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
     def package_version(self) -> str:
         try:
             return _isolated.locate(self.name)[1]
-        except _isolated.PeerNotInstalled:
+        except PeerNotInstalled:
             return "not-installed"
 
     def version(self) -> str:
@@ -244,7 +245,7 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         try:
             _, version, from_main = _isolated.locate(self.name)
             where = "from the main environment" if from_main else "isolated"
-        except _isolated.PeerNotInstalled:
+        except PeerNotInstalled:
             version, where = "not-installed", "isolated"
         owner = _isolated.main_env_owner(_isolated.PEERS[self.name].package)
         main = f"main env's 'rouge': {owner}" if owner else "no 'rouge' in main env"
@@ -263,7 +264,7 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
             return missing
         try:
             _isolated.load(self.name)
-        except _isolated.PeerNotInstalled as error:
+        except PeerNotInstalled as error:
             return f"{self.name}: {error}"
         except Exception as error:  # a broken install makes the peer unusable
             return (

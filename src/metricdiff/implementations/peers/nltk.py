@@ -58,7 +58,8 @@ import warnings
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References, Tolerance, UnsupportedOption
+from metricdiff.errors import UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.implementations.reference.bleu import usable_references
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions

@@ -78,6 +78,7 @@ import math
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from metricdiff.errors import MissingReferenceError
 from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.implementations.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
@@ -96,10 +97,6 @@ from metricdiff.statistics import BleuResult, RougeResult
 # bleu_scorer.BleuScorer.compute_score's constants.
 _TINY = 1e-15
 _SMALL = 1e-9
-
-
-class MissingReferenceError(ValueError):
-    """pycocoevalcap refuses a segment that has no reference at all."""
 
 
 class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):

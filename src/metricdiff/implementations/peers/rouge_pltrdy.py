@@ -46,7 +46,8 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, References, Tolerance, UnsupportedOption
+from metricdiff.errors import UnsupportedOption
+from metricdiff.implementations.base import ANY, References, Tolerance
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import (
     IsolatedPeerAdapter,

@@ -15,14 +15,11 @@ from functools import lru_cache
 
 import attrs
 
+from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import bleu_smoothing as smoothing
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult, BleuStats
-
-
-class EmptyInputError(ValueError):
-    """``empty_policy=error`` met an empty hypothesis scored against empty references."""
 
 
 def ngram_counts(tokens: Sequence[str], max_order: int) -> Counter[tuple[str, ...]]:

@@ -20,7 +20,7 @@ Sentences: a segment reaches the reference as one string whose sentences, for
 ``sentence_split=newline``, are separated by real line breaks ("\\n").  Input
 files hold one segment per line, so the command line turns each two-character
 escape backslash-n of an input line into a line break before the reference
-sees it (``metricdiff.cases.files.Corpus.with_sentence_breaks``).
+sees it (``metricdiff.cases.Case.for_metric``).
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from functools import lru_cache
 
 import attrs
 
+from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import lcs, resample
-from metricdiff.implementations.reference.bleu import EmptyInputError
 from metricdiff.implementations.reference.rouge_counts import PairCounts, pair_counts
 from metricdiff.implementations.reference.rouge_text import (
     by_sentence,
@@ -43,7 +43,6 @@ from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
 __all__ = [
-    "EmptyInputError",
     "PairCounts",
     "by_sentence",
     "combine_references",

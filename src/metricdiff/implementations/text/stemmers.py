@@ -102,7 +102,8 @@ from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from itertools import pairwise
 
-from metricdiff.implementations.text._resources import TextResourceUnavailable, rouge155_data_file
+from metricdiff.errors import TextResourceUnavailable
+from metricdiff.implementations.text._resources import rouge155_data_file
 from metricdiff.profiles import ConventionError
 
 #: A stemmer: one token in, its stem out.

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from metricdiff.errors import BadSpec, CommandFailed
 from metricdiff.implementations.user.base import (
     LOCAL_VERSION,
     UserAdapter,
@@ -72,7 +73,6 @@ from metricdiff.implementations.user.base import (
 )
 from metricdiff.implementations.user.command import (
     CommandAdapter,
-    CommandFailed,
     read_score,
     tolerance_of,
 )
@@ -84,7 +84,6 @@ from metricdiff.implementations.user.python import (
 from metricdiff.implementations.user.spec import (
     COMMAND,
     PYTHON,
-    BadSpec,
     is_user_spec,
     parse_command,
     split_python,

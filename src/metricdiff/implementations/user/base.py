@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, InvalidOutput
+from metricdiff.errors import InvalidOutput
+from metricdiff.implementations.base import ANY, Adapter
 from metricdiff.profiles import AXES
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.profiles.profile import unknown_signature

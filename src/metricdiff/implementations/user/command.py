@@ -13,14 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, ClassVar
 
-from metricdiff.cases.files import escape_sentence_breaks
-from metricdiff.implementations.base import (
-    Cases,
-    InvalidOutput,
-    References,
-    Tolerance,
-    UnsupportedOption,
-)
+from metricdiff.cases.escapes import escape_sentence_breaks
+from metricdiff.errors import CommandFailed, InvalidOutput, UnsupportedOption
+from metricdiff.implementations.base import Cases, References, Tolerance
 from metricdiff.implementations.user.base import FIELDS, UserAdapter, result_from_fields
 from metricdiff.implementations.user.spec import PLACEHOLDER, CommandLine
 from metricdiff.profiles.metrics import Options, Result
@@ -37,10 +32,6 @@ _BARE_NUMBER = re.compile(rf"\s*({_NUMBER})\s*")
 #: Decimals printed when ``#digits`` does not say: sacrebleu and multi-bleu.perl
 #: print BLEU with 2 (on 0-100), and 4 on ROUGE's 0-1 is as many significant ones.
 DEFAULT_DIGITS = {"bleu": 2, "rouge": 4}
-
-
-class CommandFailed(RuntimeError):
-    """The program exited with a status other than 0, or did not finish in time."""
 
 
 def tolerance_of(command: CommandLine, family_name: str) -> Tolerance:

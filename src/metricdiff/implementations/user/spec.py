@@ -12,14 +12,10 @@ from typing import Any
 
 import attrs
 
-from metricdiff.profiles import ConventionError
+from metricdiff.errors import BadSpec
 
 PYTHON = "python:"
 COMMAND = "cmd:"
-
-
-class BadSpec(ConventionError):
-    """A ``python:`` or ``cmd:`` spec that cannot be read: a one-line usage error."""
 
 
 def is_user_spec(name: str) -> bool:

@@ -124,16 +124,16 @@ ROUGE-N) and ``-v``/``-h``/``-H``: not reachable.
 
 from __future__ import annotations
 
+from metricdiff.errors import DataDirError, Rouge155Error
 from metricdiff.implementations.peers.rouge155.adapter import METRICS, Rouge155Adapter
 from metricdiff.implementations.peers.rouge155.data import (
     NO_EXCEPTIONS,
     WORDNET,
-    DataDirError,
     cache_root,
     data_dir,
     exception_db_probe,
 )
-from metricdiff.implementations.peers.rouge155.failures import CaseFailure, Rouge155Error
+from metricdiff.implementations.peers.rouge155.failures import CaseFailure
 from metricdiff.implementations.peers.rouge155.flags import method_label, script_flags
 from metricdiff.implementations.peers.rouge155.locate import (
     SCRIPT,

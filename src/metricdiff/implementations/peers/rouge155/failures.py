@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import attrs
-
-from metricdiff.statistics import RougeResult
 
 
 @attrs.frozen
@@ -16,24 +12,3 @@ class CaseFailure:
     index: int
     message: str
 
-
-class Rouge155Error(RuntimeError):
-    """Some segments killed the script; ``results`` holds every other segment's
-    result (``None`` for the failed ones) and ``failures`` the script's messages."""
-
-    def __init__(
-        self, failures: Sequence[CaseFailure], results: Sequence[RougeResult | None]
-    ) -> None:
-        self.failures = list(failures)
-        self.results = list(results)
-        first = self.failures[0]
-        more = f" (and {len(self.failures) - 1} more)" if len(self.failures) > 1 else ""
-        super().__init__(
-            f"ROUGE-1.5.5.pl failed on segment {first.index}{more}: {first.message}"
-        )
-
-
-class ScriptDied(Exception):
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import attrs
 
+from metricdiff.errors import Rouge155ScriptDied
 from metricdiff.implementations.peers.rouge155 import locate
-from metricdiff.implementations.peers.rouge155.failures import ScriptDied
 from metricdiff.implementations.peers.rouge155.flags import method_label, script_flags
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
@@ -45,7 +45,7 @@ def run_batch(
     release = locate.release_dir()
     perl = locate.perl_path()
     if release is None or perl is None:
-        raise ScriptDied("the script or perl went missing")
+        raise Rouge155ScriptDied("the script or perl went missing")
     flags = script_flags(options)
     with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
         tmp = Path(name)
@@ -86,12 +86,12 @@ def run_batch(
             if scores is not None:
                 scores.kill()
                 scores.wait()
-            raise ScriptDied(_error_text(tmp / "counts.err", code))
+            raise Rouge155ScriptDied(_error_text(tmp / "counts.err", code))
         if scores is None:
             scores = start("scores", ["-t", "0", "-r", "2"])
         code = scores.wait()
         if code != 0:
-            raise ScriptDied(_error_text(tmp / "scores.err", code))
+            raise Rouge155ScriptDied(_error_text(tmp / "scores.err", code))
         label = method_label(options)
         printed_scores = _parse(tmp / "scores.out", label)
         printed_counts = _parse(tmp / "counts.out", label)

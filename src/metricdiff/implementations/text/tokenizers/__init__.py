@@ -5,11 +5,8 @@ from __future__ import annotations
 import importlib
 from functools import cache
 
-from metricdiff.implementations.text.tokenizers.base import (
-    Tokenizer,
-    TokenizerUnavailable,
-    lowercase,
-)
+from metricdiff.errors import TokenizerUnavailable
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, lowercase
 from metricdiff.profiles import ConventionError
 
 # tokenize value -> "module:Class"; modules import lazily so that optional

@@ -6,10 +6,6 @@ import abc
 from typing import ClassVar
 
 
-class TokenizerUnavailable(RuntimeError):
-    """A tokenizer whose optional package is not installed."""
-
-
 class Tokenizer(abc.ABC):
     """Cuts one segment (one line of text) into tokens.
 

@@ -23,7 +23,8 @@ from typing import Any
 
 import attrs
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer, TokenizerUnavailable
+from metricdiff.errors import TokenizerUnavailable
+from metricdiff.implementations.text.tokenizers.base import Tokenizer
 
 
 @attrs.frozen

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer, TokenizerUnavailable
+from metricdiff.errors import TokenizerUnavailable
+from metricdiff.implementations.text.tokenizers.base import Tokenizer
 
 _INSTALL = "pip install 'metricdiff[peers]'"
 

@@ -1,0 +1,177 @@
+"""Every exception metricdiff raises, under one root: ``MetricdiffError``.
+
+Catching ``MetricdiffError`` catches all of them, and only them.  Below the root
+the classes say whose fault it is, which is what the command line's exit status
+says (``cli/__init__.py``):
+
+- an implementation failed or refused while scoring (``ImplementationError`` and
+  its subclasses): exit status 1, since that is a finding about it;
+- everything else is metricdiff refusing what it was given or what this machine
+  lacks (a file, a fixture, a lock, an axis value, a missing package): exit
+  status 2.
+
+Every message is one line that names the file and line where there is one, and
+says how to fix it.  A class that used to derive from a built-in exception
+(``ValueError``, ``RuntimeError``) still does, so an ``except ValueError`` written
+against it keeps working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from metricdiff.implementations.peers.rouge155.failures import CaseFailure
+    from metricdiff.statistics import RougeResult
+
+
+class MetricdiffError(Exception):
+    """The root of every exception metricdiff raises."""
+
+
+# --- what metricdiff was given -----------------------------------------------
+
+
+class InputError(MetricdiffError, ValueError):
+    """Input that metricdiff refuses (``--hyp``/``--ref`` files, an audit folder
+    read back); the message names the file and line."""
+
+
+class OutputError(MetricdiffError, ValueError):
+    """A place metricdiff cannot write to (``--out``, a lock file, a report); the
+    message names it and why.  (A ValueError, as the InputError it used to be.)"""
+
+
+class FixtureError(MetricdiffError, ValueError):
+    """A fixture that does not follow the format; the message names file and line."""
+
+
+class LockError(MetricdiffError, ValueError):
+    """A lock file that does not follow the format; the message names file and line."""
+
+
+class ConventionError(MetricdiffError, ValueError):
+    """An axis or value that metricdiff does not know, or that does not parse."""
+
+
+class UnsupportedOption(ConventionError):
+    """An axis value the chosen implementation cannot honour."""
+
+
+class BadSpec(ConventionError):
+    """A ``python:`` or ``cmd:`` spec that cannot be read: a one-line usage error."""
+
+
+# --- what this machine lacks --------------------------------------------------
+
+
+class AdapterUnavailable(MetricdiffError, RuntimeError):
+    """The peer library is not installed; the message says how to install it."""
+
+
+class PeerNotInstalled(MetricdiffError, RuntimeError):
+    """An isolated peer whose directory holds no usable package."""
+
+
+class TokenizerUnavailable(MetricdiffError, RuntimeError):
+    """A tokenizer whose optional package is not installed."""
+
+
+class TextResourceUnavailable(TokenizerUnavailable):
+    """A stemmer or stopword list whose package or data file is missing.
+
+    A subclass of TokenizerUnavailable, so code that already reports missing
+    optional tokenizer packages reports these the same way.
+    """
+
+
+class DataDirError(MetricdiffError, RuntimeError):
+    """The ROUGE-1.5.5 stopword list or exception database could not be prepared."""
+
+
+# --- what an implementation did -------------------------------------------------
+
+
+class ImplementationError(MetricdiffError):
+    """An implementation failed, or refused its input, while scoring."""
+
+
+class ImplementationFailed(ImplementationError, RuntimeError):
+    """The implementation itself raised; a finding about it, reported in one line."""
+
+
+class EmptyInputError(ImplementationError, ValueError):
+    """``empty_policy=error`` met an empty hypothesis scored against empty references."""
+
+
+class InvalidOutput(ImplementationError, ValueError):
+    """The implementation answered, but not with a score (a user's program whose
+    output has no number in it): an ``invalid-output`` outcome, not a crash."""
+
+
+class CommandFailed(ImplementationError, RuntimeError):
+    """The program exited with a status other than 0, or did not finish in time."""
+
+
+class MissingReferenceError(ImplementationError, ValueError):
+    """pycocoevalcap refuses a segment that has no reference at all."""
+
+
+class Rouge155Error(ImplementationError, RuntimeError):
+    """Some segments killed the ROUGE-1.5.5 script; ``results`` holds every other
+    segment's result (``None`` for the failed ones) and ``failures`` the script's
+    messages."""
+
+    def __init__(
+        self, failures: Sequence[CaseFailure], results: Sequence[RougeResult | None]
+    ) -> None:
+        self.failures = list(failures)
+        self.results = list(results)
+        first = self.failures[0]
+        more = f" (and {len(self.failures) - 1} more)" if len(self.failures) > 1 else ""
+        super().__init__(
+            f"ROUGE-1.5.5.pl failed on segment {first.index}{more}: {first.message}"
+        )
+
+
+class Rouge155ScriptDied(ImplementationError):
+    """The ROUGE-1.5.5 script died on a batch; the adapter catches it and bisects
+    the batch to find the segments that kill it."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# --- what a check found -----------------------------------------------------------
+
+
+class LockDrift(MetricdiffError):
+    """Raised by the pytest plugin's verify item; its message is the report."""
+
+
+__all__ = [
+    "AdapterUnavailable",
+    "BadSpec",
+    "CommandFailed",
+    "ConventionError",
+    "DataDirError",
+    "EmptyInputError",
+    "FixtureError",
+    "ImplementationError",
+    "ImplementationFailed",
+    "InputError",
+    "InvalidOutput",
+    "LockDrift",
+    "LockError",
+    "MetricdiffError",
+    "MissingReferenceError",
+    "OutputError",
+    "PeerNotInstalled",
+    "Rouge155Error",
+    "Rouge155ScriptDied",
+    "TextResourceUnavailable",
+    "TokenizerUnavailable",
+    "UnsupportedOption",
+]
