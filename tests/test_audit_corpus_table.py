@@ -178,3 +178,15 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
     again = tmp_path / "again"
     assert main(["report", "--from", str(out), "--out", str(again)]) == 0
     assert (again / "report.md").read_bytes() == (out / "report.md").read_bytes()
+
+
+def test_the_python_audit_leads_with_the_same_table() -> None:
+    from metricdiff.api import audit, compare
+
+    refs = [[ref] for ref in REFS]
+    impls = ["reference", "sacrebleu"]
+    found = audit(HYPS, refs, metrics=["bleu"], impls=impls, minimise=False)
+    assert found.comparison == compare(HYPS, refs, metrics=["bleu"], impls=impls)
+    assert found.comparison is not None
+    assert found.comparison["bleu"].score("sacrebleu").score == pytest.approx(SACREBLEU)
+    assert found.to_dict()["comparison"] == found.comparison.to_dict()["metrics"]

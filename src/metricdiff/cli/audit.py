@@ -6,7 +6,7 @@ import argparse
 import contextlib
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.config import AuditConfig
+    from metricdiff.audit.corpus_table import corpus_table
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
@@ -150,7 +151,8 @@ def run(args: argparse.Namespace) -> int:
             audits.append(audit)
             table = None
             if corpus is not None:
-                table = _corpus_table(metric, corpus, args, user_profile, audit)
+                table = corpus_table(audit, corpus, args.impl, user_profile, args.jobs,
+                                     args.timeout)
                 compared.append(table)
             if out:  # what is done is kept, even if a later metric fails or is interrupted
                 _write(out, audits, compared)
@@ -186,23 +188,6 @@ def run(args: argparse.Namespace) -> int:
            if out else "")
     )
     return 0
-
-
-def _corpus_table(metric: str, corpus: Case, args: argparse.Namespace,
-                  user_profile: Mapping[str, str], audit: MetricAudit) -> MetricComparison:
-    """Every implementation's score on the user's corpus and each gap split by axis
-    (``metricdiff compare``); a user's own implementation under the profile it was
-    declared (``-o``) or inferred to have."""
-    from metricdiff.cli.compare import samples_for
-    from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
-
-    claimed = {person.impl: dict(user_profile) for person in audit.participants
-               if user_profile and person.label == "declared"}
-    claimed.update({inference.impl: inference.changes() for inference in audit.inferred
-                    if inference.found})
-    comparison = compare_corpus(samples_for(corpus, [metric]), args.impl, DEFAULT_REPORT,
-                                args.jobs, args.timeout, claimed)
-    return comparison[metric]
 
 
 def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison]
