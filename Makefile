@@ -24,9 +24,10 @@ $(STAMP): pyproject.toml
 # The main job: every available implementation on the bundled fixtures and the
 # specs' worked examples (check.md: expected values) and the differential audit of
 # them all on the fixtures plus 2000 generated cases per metric (report.md /
-# report.html / report.json, findings.json, audit.txt), written to reports/ -- the
-# project's committed living documentation; FINGERPRINT records what made it, and
-# a test fails when stale.
+# report.html / report.json, audit.txt), written to reports/ -- the project's
+# committed living documentation (the per-case data written beside it is not
+# committed: see .gitignore); FINGERPRINT records what made it, and a test fails
+# when stale.
 REPORT_AUDIT = --fixtures --generate 2000 --seed 0
 
 report: $(STAMP)

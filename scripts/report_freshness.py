@@ -7,8 +7,8 @@ that decides those results changes, and only then:
 
 - metricdiff's own source (``src/metricdiff/**/*.py``);
 - the cases: the fixture files and the specs' worked examples;
-- the version of an implementation that took part, as ``audit.json`` and
-  ``check.json`` record it in each signature (``impl:sacrebleu-2.6.0``).
+- the version of an implementation that took part, as ``report.json`` records
+  it (and ``check.json``, when present).
 
 ``make report`` writes the first two, with the audit's arguments for the reader, to
 ``reports/FINGERPRINT``; the versions are read from the reports themselves.  An
@@ -81,17 +81,20 @@ def _signed_version(signature: str, name: str) -> str:
 
 
 def participants(reports: Path) -> dict[str, str]:
-    """Every implementation that took part in the reports, with its version:
-    the audit's participants (``audit.json``) and check's (``check.json``)."""
+    """Every implementation that took part in the reports, with its version: the
+    audit's participants as the committed ``report.json`` records them, and
+    check's (``check.json``, not committed, when ``make report`` has just run)."""
     versions: dict[str, str] = {}
-    audit = json.loads((reports / "audit.json").read_text(encoding="utf-8"))
-    for metric in audit["metrics"]:
-        for person in metric["participants"]:
+    report = json.loads((reports / "report.json").read_text(encoding="utf-8"))
+    for metric in report["metrics"]:
+        for person in metric["implementations"]:
             versions[person["impl"]] = person["version"]
-    check = json.loads((reports / "check.json").read_text(encoding="utf-8"))
-    for label, signature in check["implementations"].items():
-        name = label.rsplit(" (", 1)[0]
-        versions.setdefault(name, _signed_version(signature, name))
+    check_json = reports / "check.json"
+    if check_json.exists():
+        check = json.loads(check_json.read_text(encoding="utf-8"))
+        for label, signature in check["implementations"].items():
+            name = label.rsplit(" (", 1)[0]
+            versions.setdefault(name, _signed_version(signature, name))
     return versions
 
 

@@ -25,6 +25,14 @@ from metricdiff.profiles.metrics import with_variant
 from metricdiff.statistics import RougeResult
 
 #: marker -> what the adapter does; "FINE" cases are scored normally.
+#: A per-call timeout no well-behaved fake case comes near (each answers in
+#: milliseconds), even on a loaded machine: only a hang exceeds it.
+NO_HANG = 60.0
+#: The timeout of a test that waits for a hang to be cut off.  A hang costs about
+#: twice this (its chunk, then itself alone), so it is shorter than NO_HANG, yet
+#: still far above what a chunk of well-behaved fakes takes.
+HANG_TIMEOUT = 10.0
+
 MARKERS = {
     "RAISE": "crash",
     "SYSEXIT": "crash",

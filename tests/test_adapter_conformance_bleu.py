@@ -19,9 +19,9 @@ from collections.abc import Sequence
 
 import pytest
 
+from helpers import require_tokenizer
 from known_findings import FINDING_INPUTS, KNOWN_FINDINGS
 from metricdiff.implementations import get_adapter
-from metricdiff.implementations.text.tokenizers import get_tokenizer
 from metricdiff.profiles import AXES
 from metricdiff.statistics import BleuResult
 
@@ -138,20 +138,6 @@ NLTK_ONE_SEGMENT: list[dict[str, str]] = [{"smoothing": "cc6"}]
 RELATIVE = {"pycocoevalcap": 1e-6}
 
 
-def usable(overrides: dict[str, str]) -> str | None:
-    """Why a configuration cannot run here yet (axis value or tokenizer missing)."""
-    tokenize = overrides.get("tokenize")
-    if tokenize is None:
-        return None
-    if tokenize not in AXES["tokenize"].values:
-        return f"the tokenize axis has no {tokenize!r} value yet"
-    try:
-        get_tokenizer(tokenize)("a")
-    except Exception as error:
-        return f"tokenizer {tokenize!r} not usable: {error}"
-    return None
-
-
 def differences(actual: BleuResult, expected: BleuResult, relative: float) -> list[str]:
     """The compared fields that disagree."""
     problems = []
@@ -188,9 +174,7 @@ AGREEING_CASES = [
 
 @pytest.mark.parametrize(("name", "overrides"), AGREEING_CASES)
 def test_corpus_agrees_with_reference(name, overrides):
-    reason = usable(overrides)
-    if reason:
-        pytest.skip(reason)
+    require_tokenizer(overrides.get("tokenize"))
     relative = RELATIVE.get(name, 1e-9)
     failures = {}
     for input_name, (hyps, refs) in INPUTS.items():
@@ -204,9 +188,7 @@ def test_corpus_agrees_with_reference(name, overrides):
 
 @pytest.mark.parametrize(("name", "overrides"), AGREEING_CASES)
 def test_sentences_agree_with_reference(name, overrides):
-    reason = usable(overrides)
-    if reason:
-        pytest.skip(reason)
+    require_tokenizer(overrides.get("tokenize"))
     relative = RELATIVE.get(name, 1e-9)
     reference = get_adapter("reference")
     failures = {}
@@ -259,9 +241,7 @@ def test_pycocoevalcap_empty_corpus():
 def test_known_finding_still_disagrees(key):
     name, _ = key
     hyps, refs, overrides, raises = FINDING_INPUTS[key]
-    reason = usable(overrides)
-    if reason:
-        pytest.skip(reason)
+    require_tokenizer(overrides.get("tokenize"))
     adapter, options, expected = both(name, hyps, refs, overrides)
     if raises is not None:  # the library refuses what the reference scores
         with pytest.raises(Exception) as error:

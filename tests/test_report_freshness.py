@@ -29,10 +29,9 @@ def project(root: Path, participants: dict[str, str]) -> Path:
     (root / "spec").mkdir()
     reports = root / "reports"
     reports.mkdir()
-    audit = {"format": 1, "metrics": [{"metric": "bleu", "participants": [
+    report = {"format": 2, "metrics": [{"metric": "bleu", "implementations": [
         {"impl": name, "version": version} for name, version in participants.items()]}]}
-    (reports / "audit.json").write_text(json.dumps(audit), encoding="utf-8")
-    (reports / "check.json").write_text(json.dumps({"implementations": {}}), encoding="utf-8")
+    (reports / "report.json").write_text(json.dumps(report), encoding="utf-8")
     lines = ["audit --generate 1", *fingerprint(root)]
     (reports / FINGERPRINT_NAME).write_text("\n".join(lines) + "\n", encoding="utf-8")
     return reports

@@ -25,14 +25,18 @@ import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
+import attrs
 import pytest
 
 from metricdiff.cli import main
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
-from metricdiff.reports import audit_reports, plot
+from metricdiff.reports import audit_reports, html_report, json_report, plot
+from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
+from metricdiff.reports.content import listed_cases, metric_report
+from metricdiff.reports.markdown import table
 from metricdiff.reports.matrix import agreement, case_rows, pattern_groups
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
 from metricdiff.reports.visible import visible, visible_html
@@ -156,6 +160,13 @@ def test_the_picture_is_deterministic() -> None:
     assert first[:8] == b"\x89PNG\r\n\x1a\n"
     assert b"Software" not in first
     assert plot.agreement_png(matrix, "BLEU points") == first
+
+
+def test_the_picture_has_a_palette() -> None:
+    pytest.importorskip("matplotlib")
+    png = plot.agreement_png(agreement(load_audit(AUDIT).metrics[0]), "BLEU points")
+    # PNG spec: the IHDR chunk's colour type (byte 25 of the file) is 3 for a palette
+    assert png[12:16] == b"IHDR" and png[25] == 3
 
 
 def test_without_matplotlib_the_matrix_is_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -306,6 +317,67 @@ def test_patterns_group_cases_by_who_agrees_with_whom() -> None:
         ("AAB", ["c1", "c4"]), ("A!A", ["c3"]), ("A-A", ["c5"]), ("ABA", ["c2"]),
     ]
     assert [g.agree for g in groups] == [False, True, True, False]
+
+
+def mixed_sources() -> MetricRecord:
+    """Two implementations agreeing on five cases: three generated, a fixture and a
+    line of a user's file, in this order of the audit."""
+    people = (person("ref"), person("a"))
+    sources = {"g1": "generated", "f1": "fixture", "g2": "generated", "u1": "user",
+               "g3": "generated"}
+    runs = {(p.name, case): bleu(10.0) for case in sources for p in people}
+    cases = tuple(CaseInfo(case, source) for case, source in sources.items())
+    return MetricRecord("bleu", people, (), cases, runs, ())
+
+
+def test_a_pattern_lists_its_first_generated_case_and_every_other() -> None:
+    [group] = pattern_groups(case_rows(mixed_sources()))
+    # one pattern (AA); g2 and g3 are generated cases after the first
+    assert group.pattern == "AA"
+    assert [row.case for row in group.listed] == ["g1", "f1", "u1"]
+    assert group.not_listed == 2
+
+
+def test_the_reports_list_what_the_pattern_lists() -> None:
+    section = metric_report(mixed_sources())
+    data = json_report.metric_json(section)
+    assert data["cases"] == 5
+    assert data["patterns"] == [{"pattern": "AA", "count": 5, "all_agree": True,
+                                 "cases": ["g1", "f1", "u1"], "not_listed": 2}]
+    assert [row["case"] for row in data["case_matrix"]] == ["g1", "f1", "u1"]
+    page = html_report.cases_section(section)
+    assert "pattern <code>AA</code>: 5 cases (all agree); 2 not listed" in page
+    assert "<code>u1</code>" in page and "<code>g2</code>" not in page
+
+
+def test_a_finding_lists_its_first_three_cases() -> None:
+    finding = load_audit(AUDIT).metrics[0].findings[0]
+    many = attrs.evolve(finding, cases=("c1", "c2", "c3", "c4", "c5"))
+    assert listed_cases(many) == (("c1", "c2", "c3"), 2)
+    assert listed_cases(attrs.evolve(finding, cases=("c1",))) == (("c1",), 0)
+
+
+def test_report_json_writes_each_finding_on_one_line() -> None:
+    value = {"metrics": [{"findings": [{"a": [1, 2]}, {"b": None}]}], "format": 2}
+    # by hand: four levels indented one space each, the findings one line each
+    assert json_report.dumps(value) == (
+        '{\n "metrics": [\n  {\n   "findings": [\n    {"a": [1, 2]},\n    {"b": null}\n'
+        '   ]\n  }\n ],\n "format": 2\n}'
+    )
+    assert json.loads(json_report.dumps(value)) == value
+
+
+def test_markdown_tables_are_not_padded() -> None:
+    assert table(["a", "long header"], [["1", "x \\| y"]]) == (
+        "| a | long header |\n|---|---|\n| 1 | x \\| y |"
+    )
+
+
+def test_check_md_escapes_the_bars_of_a_signature() -> None:
+    text = render_markdown([], [], {"ref": "bleu|tok:none"})
+    # Both cells are code spans (the data never becomes Markdown); GFM undoes the
+    # escaped bar inside them.
+    assert "| `ref` | `bleu\\|tok:none` |" in text
 
 
 # --------------------------------------------------------------- conformance

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.cli import main
+from helpers import run
 from metricdiff.profiles import AXES, BleuOptions, ConventionError, RougeOptions, profile_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.profiles.profile import (
@@ -21,12 +21,6 @@ from metricdiff.profiles.profile import (
     with_overrides,
 )
 from metricdiff.profiles.rouge import VARIANTS
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_signature_is_the_one_score_prints(capsys, tmp_path):

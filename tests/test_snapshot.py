@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.atomic
-from metricdiff.cli import main
+from helpers import run
 from metricdiff.locks import snapshot
 
 # By hand (Papineni et al. 2002, no smoothing, uniform weights, N = 4):
@@ -33,12 +33,6 @@ def project(tmp_path):
     (tmp_path / "hyp.txt").write_text(HYPS, encoding="utf-8")
     (tmp_path / "ref.txt").write_text(REFS, encoding="utf-8")
     return tmp_path
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def take_snapshot(capsys, project, *extra):

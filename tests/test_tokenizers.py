@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import require_tokenizer
 from metricdiff.implementations.text.tokenizers import TokenizerUnavailable, get_tokenizer
 from metricdiff.implementations.text.tokenizers.char import CharTokenizer
 from metricdiff.implementations.text.tokenizers.mteval13a import Tokenizer13a, split_western
@@ -414,8 +415,5 @@ def test_registry_builds_each_tokenizer(name):
 
 @pytest.mark.parametrize("name", ["ja-mecab", "ko-mecab"])
 def test_registry_mecab_names(name):
-    try:
-        tokenizer = get_tokenizer(name)
-    except TokenizerUnavailable as error:
-        pytest.skip(str(error))
-    assert tokenizer.name == name
+    require_tokenizer(name)
+    assert get_tokenizer(name).name == name

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.implementations as adapters
-from metricdiff.cli import main
+from helpers import run
 from metricdiff.comparison.stages import first_difference
 from metricdiff.errors import BadSpec
 from metricdiff.implementations import adapter_names, get_adapter
@@ -68,12 +68,6 @@ def inputs(directory: Path, *refs: Sequence[str]) -> list[str]:
     for number, lines in enumerate(refs or (REFS,)):
         argv += ["--ref", write(directory, f"ref{number}.txt", lines)]
     return argv
-
-
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
 
 
 def score_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, object]:
@@ -194,6 +188,7 @@ def test_audit_refuses_what_it_cannot_place(
         "metrics it implements)\n")
 
 
+@pytest.mark.slow
 def test_audit_without_metric_runs_a_function_on_the_metrics_it_declares(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -298,6 +293,7 @@ def test_check_compares_only_the_statistics_reported(
 # ------------------------------------------------------------------- audit
 
 
+@pytest.mark.slow
 def test_audit_infers_the_profile_of_a_python_bleu(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -14,11 +14,9 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from tabulate import tabulate
-
 from metricdiff.atomic import write_atomic
 from metricdiff.comparison.expectations import Outcome
-from metricdiff.reports.markdown import code, escape
+from metricdiff.reports.markdown import code, escape, table
 
 
 def _cell(outcome: Outcome) -> str:
@@ -56,17 +54,18 @@ def outcome_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     rows: dict[str, dict[str, str]] = {}
     for outcome in outcomes:
         rows.setdefault(label(outcome), {})[outcome.impl] = _cell(outcome)
-    table = [[escape(label), *(cells.get(impl, "") for impl in impls)]
-             for label, cells in rows.items()]
-    return str(tabulate(table, headers=["case", *map(code, impls)], tablefmt="github"))
+    return table(["case", *map(code, impls)],
+                 [[escape(label), *(cells.get(impl, "") for impl in impls)]
+                  for label, cells in rows.items()])
 
 
 def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
     """Per implementation, how many outcomes had each status."""
     counts = {impl: Counter(o.status for o in outcomes if o.impl == impl) for impl in impls}
     statuses = sorted({o.status for o in outcomes})
-    table = [[code(impl), *(counts[impl][status] for status in statuses)] for impl in impls]
-    return str(tabulate(table, headers=["implementation", *statuses], tablefmt="github"))
+    return table(["implementation", *statuses],
+                 [[code(impl), *(str(counts[impl][status]) for status in statuses)]
+                  for impl in impls])
 
 
 def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:
@@ -95,8 +94,8 @@ def render_markdown(
         "",
         "## Implementations",
         "",
-        tabulate([[code(name), code(signature)] for name, signature in sorted(signatures.items())],
-                 headers=["implementation", "default signature"], tablefmt="github"),
+        table(["implementation", "default signature"],
+              [[code(name), code(signature)] for name, signature in sorted(signatures.items())]),
         "",
         "## Summary",
         "",
@@ -108,10 +107,9 @@ def render_markdown(
     found = problems(outcomes)
     label = labeller(outcomes)
     if found:
-        lines.append(tabulate(
-            [[escape(label(o)), code(o.impl), o.status, escape(o.detail)] for o in found],
-            headers=["case", "implementation", "status", "detail"], tablefmt="github",
-        ))
+        lines.append(table(["case", "implementation", "status", "detail"],
+                           [[escape(label(o)), code(o.impl), o.status, escape(o.detail)]
+                            for o in found]))
     else:
         lines.append("None.")
     lines += ["", "## Every case", "", outcome_table(outcomes, impls), ""]

@@ -42,6 +42,9 @@ CORPUS_INTRO = (
     "that no declared convention explains. The causes and minimal examples behind "
     "these gaps follow."
 )
+#: How many of a finding's case IDs report.json lists (the audit folder's
+#: findings.json has them all).
+CASES_LISTED = 3
 
 
 @attrs.frozen
@@ -159,6 +162,11 @@ def largest(finding: Finding) -> str:
 def example_texts(finding: Finding) -> list[tuple[str | None, tuple[str | None, ...]]]:
     """The example's segments: each hypothesis with its references."""
     return list(zip(finding.example.hyps, finding.example.refs, strict=True))
+
+
+def listed_cases(finding: Finding) -> tuple[tuple[str, ...], int]:
+    """The first ``CASES_LISTED`` of a finding's case IDs, and how many more it has."""
+    return finding.cases[:CASES_LISTED], max(0, len(finding.cases) - CASES_LISTED)
 
 
 def anchor(metric: str, index: int) -> str:

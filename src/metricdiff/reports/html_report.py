@@ -31,6 +31,7 @@ from metricdiff.reports.content import (
 )
 from metricdiff.reports.matrix import (
     FAILED,
+    LISTED_PER_PATTERN,
     NOT_APPLICABLE,
     UNKNOWN,
     Agreement,
@@ -43,8 +44,13 @@ from metricdiff.wording import plural
 #: Background of each class of the cases x implementations matrix, in letter order.
 CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")
 OTHER_COLOUR = "#dddddd"
-#: How many of a finding's case IDs are listed with its example.
-CASES_LISTED = 20
+#: The CSS class of a matrix cell: ``k0``, ``k1``... by letter, ``kx`` for the letters
+#: past the colours, ``kf`` for a failed run, ``kn`` for n/a or no headline number.
+#: A short class per cell rather than a style keeps the matrices (thousands of
+#: cells) small.
+CELL_CLASSES = {**{f"k{i}": f"background: {c};" for i, c in enumerate(CLASS_COLOURS)},
+                "kx": f"background: {OTHER_COLOUR};", "kf": "background: #555; color: #fff;",
+                "kn": "color: #888;"}
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em; color: #1a1a1a; max-width: 110em; }
@@ -65,12 +71,11 @@ code, .text { font-family: ui-monospace, monospace; white-space: pre-wrap;
 .departs { background: #ffe3a3; }
 .na { color: #888; }
 .fails { background: #f4b6b6; }
-.failed { background: #555; color: #fff; }
-.cls { text-align: center; font-family: ui-monospace, monospace; }
 tr.group th { background: #e4e4f0; }
-.example { border: 1px solid #ccc; border-radius: 4px; padding: 0.3em 1em; margin: 1em 0; }
 .note { color: #555; }
-"""
+""" + ", ".join(f"td.{name}" for name in CELL_CLASSES) + (
+    " { text-align: center; font-family: ui-monospace, monospace; }\n") + "".join(
+    f"td.{name} {{ {style} }}\n" for name, style in CELL_CLASSES.items())
 
 
 def attr(text: str) -> str:
@@ -111,27 +116,50 @@ def profile_table(section: MetricReport) -> str:
 
 
 def findings_table(section: MetricReport) -> str:
-    rows = []
+    """One row per finding with its minimal example in full: one place for each, so
+    that the page stays small with hundreds of findings."""
+    head = "".join(f"<th>{h}</th>" for h in (
+        "#", "kind", "cause", "implementations", "cases", "largest difference",
+        "minimal example", "results"))
+    rows = [f"<tr>{head}</tr>"]
     for index, finding in enumerate(section.findings, start=1):
-        link = f'<a href="#{anchor(section.metric, index)}">example</a>'
-        rows.append([
+        cells = [
             td(str(index), "num"), td(escape(finding.kind)),
             td(f"<code>{escape(cause_of(finding))}</code>"),
             td(escape(implementations(finding))), td(str(finding.count), "num"),
-            td(escape(largest(finding)), "num"),
-            td(_segments_inline(finding) + " " + link),
-        ])
-    return table(["#", "kind", "cause", "implementations", "cases", "largest difference",
-                  "minimal example"], rows)
+            td(escape(largest(finding)), "num"), td(example_cell(finding)),
+            td(results_cell(finding)),
+        ]
+        rows.append(f'<tr id="{anchor(section.metric, index)}">{"".join(cells)}</tr>')
+    return "<table>\n" + "\n".join(rows) + "\n</table>"
 
 
-def _segments_inline(finding: Finding) -> str:
-    parts = []
-    for hyp, refs in example_texts(finding):
-        shown_refs = ", ".join(f'<span class="text">{visible_html(r, 40)}</span>'
-                               for r in refs)
-        parts.append(f'hyp <span class="text">{visible_html(hyp, 40)}</span> ref {shown_refs}')
-    return "; ".join(parts)
+def example_cell(finding: Finding) -> str:
+    """The minimal example: its case, each segment's hypothesis and references with
+    their invisible characters shown, and the error if a run failed."""
+    example = finding.example
+    lines = [f"case <code>{escape(example.case_id)}</code>"]
+    for number_, (hyp, refs) in enumerate(example_texts(finding), start=1):
+        tag = f" {number_}" if len(example.hyps) > 1 else ""
+        lines.append(f'hyp{tag} <span class="text">{visible_html(hyp)}</span>')
+        lines += [f'ref{tag}.{ref_number} <span class="text">{visible_html(ref)}</span>'
+                  for ref_number, ref in enumerate(refs, start=1)]
+    if example.error:
+        lines.append(f'error <span class="text">{visible_html(example.error)}</span>')
+    return "<br>".join(lines)
+
+
+def results_cell(finding: Finding) -> str:
+    """Both sides' results on the example and the first statistic that differs."""
+    if finding.kind not in ("conformance", "agreement"):
+        return "–"
+    right = (f"reference as {finding.impl_a}" if finding.kind == "conformance"
+             else finding.impl_b)
+    return "<br>".join([
+        f"<i>{escape(finding.impl_a)}</i>: {escape(_result_text(finding.example.result_a))}",
+        f"<i>{escape(right)}</i>: {escape(_result_text(finding.example.result_b))}",
+        f"first difference <code>{escape(finding.first_difference or '–')}</code>",
+    ])
 
 
 def conformance_table(section: MetricReport) -> str:
@@ -187,24 +215,19 @@ def agreement_section(section: MetricReport, draw: Callable[[Agreement, str], by
 
 def _class_css(klass: str) -> str:
     if klass == FAILED:
-        return "failed cls"
+        return "kf"
     if klass in (NOT_APPLICABLE, UNKNOWN):
-        return "na cls"
-    return "cls"
-
-
-def _class_style(klass: str) -> str:
-    if klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
-        return ""
+        return "kn"
     index = ord(klass) - ord("A")
-    colour = CLASS_COLOURS[index] if 0 <= index < len(CLASS_COLOURS) else OTHER_COLOUR
-    return f' style="background:{colour}"'
+    return f"k{index}" if 0 <= index < len(CLASS_COLOURS) else "kx"
 
 
 def _cell(cell: Cell, text: str) -> str:
-    title = cell.status + (f": {cell.error}" if cell.error else "")
-    return (f"<td class={attr(_class_css(cell.klass))}{_class_style(cell.klass)} "
-            f"title={attr(title)}>{text}</td>")
+    """A cell of the matrix; its title says what went wrong, if anything did."""
+    title = ""
+    if cell.status != "ok" or cell.error:
+        title = f" title={attr(cell.status + (f': {cell.error}' if cell.error else ''))}"
+    return f"<td class={_class_css(cell.klass)}{title}>{text}</td>"
 
 
 def _value(cell: Cell) -> str:
@@ -215,32 +238,26 @@ def _value(cell: Cell) -> str:
 
 def cases_section(section: MetricReport) -> str:
     names = [p.name for p in section.record.implementations]
-    groups = section.groups
+    width = len(names) + 2
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
-    pruned = [f"<tr><th>pattern</th><th>cases</th><th>example case</th>{head}</tr>"]
-    for group in groups:
-        first = group.rows[0]
-        cells = "".join(_cell(c, escape(c.klass)) for c in first.cells)
-        pruned.append(f"<tr><td><code>{escape(group.pattern)}</code></td>"
-                      f'<td class="num">{len(group.rows)}</td>'
-                      f"<td><code>{escape(first.case)}</code></td>{cells}</tr>")
-    full = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
-    for group in groups:
-        full.append(_group_header(group, len(names) + 2))
-        for row in group.rows:
+    rows = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
+    for group in section.groups:
+        rows.append(_group_header(group, width))
+        for row in group.listed:
             cells = "".join(_cell(c, _value(c)) for c in row.cells)
-            full.append(f"<tr><td><code>{escape(row.case)}</code></td>"
+            rows.append(f"<tr><td><code>{escape(row.case)}</code></td>"
                         f"<td>{escape(row.source)}</td>{cells}</tr>")
     return (
         "<p>On each case every implementation gets a class: <b>A</b> for the value of "
         "the first implementation that scored it, <b>B</b> for the next distinct value "
         f"(within tolerance), and so on; <b>{FAILED}</b> a crash, timeout or invalid "
         f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
-        "without the headline number. The classes in column "
-        "order are the case's pattern. One row per pattern, the most frequent first:</p>\n"
-        "<table>\n" + "\n".join(pruned) + "\n</table>\n"
-        f"<details><summary>All {len(section.rows)} cases, grouped by pattern</summary>\n"
-        "<table>\n" + "\n".join(full) + "\n</table>\n</details>"
+        "without the headline number. The classes in column order are the case's "
+        "pattern. The cases grouped by pattern, the most frequent first; every fixture "
+        "case and line of a user's files is listed, and the first "
+        f"{plural(LISTED_PER_PATTERN, 'generated case')} of a pattern (the audit folder's "
+        "results.jsonl has them all).</p>\n"
+        "<table>\n" + "\n".join(rows) + "\n</table>"
     )
 
 
@@ -249,8 +266,9 @@ def _group_header(group: PatternGroup, width: int) -> str:
     agree = ""
     if group.agree:
         agree = " (all agree)" if set(group.pattern) == {"A"} else " (all that scored it agree)"
+    hidden = f"; {group.not_listed} not listed" if group.not_listed else ""
     return (f'<tr class="group"><th colspan="{width}">pattern <code>{escape(group.pattern)}'
-            f"</code>: {plural(count, 'case')}{agree}</th></tr>")
+            f"</code>: {plural(count, 'case')}{agree}{hidden}</th></tr>")
 
 
 def _result_text(result: Result | None) -> str:
@@ -267,38 +285,6 @@ def _result_text(result: Result | None) -> str:
             shown = f"{value:.6g}"
         parts.append(f"{key} {shown}")
     return ", ".join(parts)
-
-
-def example_block(metric: str, index: int, finding: Finding) -> str:
-    """One finding's minimal example, in full."""
-    example = finding.example
-    rows = [[td("case"), td(f"<code>{escape(example.case_id)}</code>")]]
-    for number_, (hyp, refs) in enumerate(example_texts(finding), start=1):
-        tag = f" {number_}" if len(example.hyps) > 1 else ""
-        rows.append([td(f"hypothesis{tag}"),
-                     td(f'<span class="text">{visible_html(hyp)}</span>')])
-        for ref_number, ref in enumerate(refs, start=1):
-            rows.append([td(f"reference{tag}.{ref_number}"),
-                         td(f'<span class="text">{visible_html(ref)}</span>')])
-    if finding.kind in ("conformance", "agreement"):
-        right = (f"reference as {finding.impl_a}" if finding.kind == "conformance"
-                 else finding.impl_b)
-        rows.append([td(escape(finding.impl_a)), td(escape(_result_text(example.result_a)))])
-        rows.append([td(escape(right)), td(escape(_result_text(example.result_b)))])
-        rows.append([td("first difference"),
-                     td(f"<code>{escape(finding.first_difference or '–')}</code>")])
-    if example.error:
-        rows.append([td("error"), td(f'<span class="text">{visible_html(example.error)}</span>')])
-    listed = ", ".join(finding.cases[:CASES_LISTED])
-    more = f" and {len(finding.cases) - CASES_LISTED} more" if len(
-        finding.cases) > CASES_LISTED else ""
-    rows.append([td("all cases"), td(f"<code>{escape(listed)}</code>{escape(more)}")])
-    title = (f"#{index} [{finding.kind}] {cause_of(finding)} — {implementations(finding)}: "
-             f"{plural(finding.count, 'case')}, largest difference "
-             f"{largest(finding)}")
-    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
-    return (f'<div class="example" id="{anchor(metric, index)}">\n<h4>{escape(title)}</h4>\n'
-            f"<table>\n{body}\n</table>\n</div>")
 
 
 def corpus_section(found: MetricComparison) -> str:
@@ -362,12 +348,7 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
             f"it: {plural(f.count, 'case')}, first difference "
             f"<code>{escape(f.first_difference)}</code></li>" for f in section.unexplained
         ) + "</ul>")
-    parts += ["<h3>Cases &times; implementations</h3>", cases_section(section)]
-    if section.findings:
-        parts.append("<h3>Minimal examples</h3>")
-        parts += [example_block(section.metric, index, finding)
-                  for index, finding in enumerate(section.findings, start=1)]
-    parts.append("</section>")
+    parts += ["<h3>Cases &times; implementations</h3>", cases_section(section), "</section>"]
     return "\n".join(parts)
 
 
@@ -377,7 +358,7 @@ LEGEND = (
     "other invisible character or combining mark by its code point "
     '(<span class="inv">⟨U+00A0⟩</span> no-break space, <span class="inv">⟨U+200B⟩</span> '
     'zero-width space), <span class="inv">⟨empty⟩</span> an empty text, '
-    '<span class="inv">⟨none⟩</span> a missing reference; … ends a text cut short.'
+    '<span class="inv">⟨none⟩</span> a missing reference.'
 )
 
 

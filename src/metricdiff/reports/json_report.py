@@ -1,4 +1,17 @@
-"""``report.json``: everything ``report.md`` and ``report.html`` show, as data."""
+"""``report.json``: everything ``report.md`` and ``report.html`` show, as data.
+
+Format 2 keeps it small enough to commit (format 1 was ten times the size):
+
+- like ``report.html``, the case matrix lists only the first generated case of each
+  pattern (and every other case), and a finding lists its first few cases, each
+  with a count of the rest -- the audit folder's ``findings.json`` and
+  ``results.jsonl`` hold them all;
+- a finding leaves out what is elsewhere in the file: its two sides' signatures
+  (under ``implementations``), and its texts with invisible characters made
+  visible (``metricdiff.reports.visible`` makes them);
+- the outer levels are indented, but each finding, implementation and row is one
+  line.
+"""
 
 from __future__ import annotations
 
@@ -6,28 +19,27 @@ import json
 from typing import Any
 
 from metricdiff.findings.finding import Finding, cause_of
-from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report
+from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report, listed_cases
 from metricdiff.reports.matrix import CaseRow
-from metricdiff.reports.visible import visible
 
-FORMAT = 1
+FORMAT = 2
+#: From this depth on (root 0, ``metrics`` 1, a metric 2, its ``findings`` 3) a value
+#: is written on one line.
+ONE_LINE_DEPTH = 4
 
 
 def _finding(finding: Finding) -> dict[str, Any]:
     data = finding.to_json()
+    del data["signatures"]
+    data["cases"], data["cases_not_listed"] = listed_cases(finding)
     data["cause"] = cause_of(finding)
-    data["example"]["segments"] = [
-        {"hypothesis_visible": visible(hyp), "references_visible": [visible(r) for r in refs]}
-        for hyp, refs in zip(finding.example.hyps, finding.example.refs, strict=True)
-    ]
     return data
 
 
 def _row(names: list[str], row: CaseRow) -> dict[str, Any]:
     """One case of the matrix, compactly: its pattern's letters are the cells'
     classes and ``headlines`` their numbers, both in ``case_matrix_columns`` order;
-    only the cells that did not score are spelled out, under ``problems`` (the
-    committed report has some 17,000 rows)."""
+    only the cells that did not score are spelled out, under ``problems``."""
     data: dict[str, Any] = {
         "case": row.case,
         "source": row.source,
@@ -48,6 +60,7 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
     record = section.record
     names = [p.name for p in record.implementations]
     matrix = section.agreement
+    listed = {row.case for group in section.groups for row in group.listed}
     return {
         "metric": section.metric,
         "family": section.family,
@@ -95,7 +108,7 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
             ],
             "unexplained": [
                 {"implementation": f.impl_a, "count": f.count,
-                 "first_difference": f.first_difference, "cases": list(f.cases)}
+                 "first_difference": f.first_difference, "cases": listed_cases(f)[0]}
                 for f in section.unexplained
             ],
         },
@@ -107,11 +120,11 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
         },
         "patterns": [
             {"pattern": group.pattern, "count": len(group.rows), "all_agree": group.agree,
-             "cases": [row.case for row in group.rows]}
+             "cases": [row.case for row in group.listed], "not_listed": group.not_listed}
             for group in section.groups
         ],
         "case_matrix_columns": names,
-        "case_matrix": [_row(names, row) for row in section.rows],
+        "case_matrix": [_row(names, row) for row in section.rows if row.case in listed],
     }
 
 
@@ -122,4 +135,20 @@ def render(report: Report) -> str:
         data["generated"] = report.timestamp
     data["summary"] = report.summary()
     data["metrics"] = [metric_json(section) for section in report.metrics]
-    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    return dumps(data) + "\n"
+
+
+def dumps(value: Any, depth: int = 0) -> str:
+    """``value`` as JSON: lists and objects above ``ONE_LINE_DEPTH`` one item per
+    line, indented by one space a level; everything deeper on one line."""
+    if depth >= ONE_LINE_DEPTH or not isinstance(value, (dict, list)) or not value:
+        return json.dumps(value, ensure_ascii=False)
+    inner = "\n" + " " * (depth + 1)
+    if isinstance(value, dict):
+        items = [f"{json.dumps(key, ensure_ascii=False)}: {dumps(item, depth + 1)}"
+                 for key, item in value.items()]
+        opening, closing = "{", "}"
+    else:
+        items = [dumps(item, depth + 1) for item in value]
+        opening, closing = "[", "]"
+    return opening + inner + ("," + inner).join(items) + "\n" + " " * depth + closing

@@ -1,5 +1,4 @@
-"""``report.md``: the audit as Markdown tables (through ``tabulate``) ready to paste
-into a paper's appendix.
+"""``report.md``: the audit as Markdown tables ready to paste into a paper's appendix.
 
 Every text that came from the audited data (texts, errors, implementation names,
 signatures, reasons) is either in a code span that nothing inside it can close
@@ -11,8 +10,7 @@ becomes HTML, a link or an image in a viewer.
 from __future__ import annotations
 
 import re
-
-from tabulate import tabulate
+from collections.abc import Sequence
 
 from metricdiff.comparison import render as corpus_table
 from metricdiff.comparison.gaps import MetricComparison
@@ -91,8 +89,17 @@ def shown(text: str | None, limit: int | None = TEXT_LIMIT) -> str:
     return code(visible(text, limit))
 
 
-def _table(rows: list[list[str]], headers: list[str]) -> str:
-    return str(tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True))
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A GitHub Markdown table of cells already made safe (``escape``, ``code``).  Columns
+    are not padded to a common width: with hundreds of findings, padding made most of
+    the committed ``report.md`` spaces."""
+    lines = [_table_row(headers), "|" + "|".join("---" for _ in headers) + "|"]
+    lines += [_table_row(row) for row in rows]
+    return "\n".join(lines)
+
+
+def _table_row(cells: Sequence[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def example_cell(finding: Finding) -> str:
@@ -118,7 +125,7 @@ def profile_table(section: MetricReport) -> str:
                   for value, departs in row.values]
         rows.append([code(row.person.name), escape(row.person.version), *values,
                      code(row.person.signature)])
-    return _table(rows, ["implementation", "version", *section.axes, "signature"])
+    return table(["implementation", "version", *section.axes, "signature"], rows)
 
 
 def findings_table(section: MetricReport) -> str:
@@ -127,14 +134,14 @@ def findings_table(section: MetricReport) -> str:
          largest(f), example_cell(f)]
         for index, f in enumerate(section.findings, start=1)
     ]
-    return _table(rows, ["#", "kind", "cause", "implementations", "cases",
-                         "largest difference", "minimal example"])
+    return table(["#", "kind", "cause", "implementations", "cases", "largest difference",
+                  "minimal example"], rows)
 
 
 def conformance_table(section: MetricReport) -> str:
     rows = [[code(row.implementation), *(escape(status.text()) for status in row.cells)]
             for row in section.conformance]
-    return _table(rows, ["implementation", *section.clauses])
+    return table(["implementation", *section.clauses], rows)
 
 
 def corpus_section(found: MetricComparison) -> list[str]:
@@ -143,7 +150,7 @@ def corpus_section(found: MetricComparison) -> list[str]:
     rows = [[code(impl), score, delta, escape(part)]
             for impl, score, delta, part in corpus_table.rows(found)]
     lines = [f"### Your corpus: {corpus_table.scale(found)}", "", CORPUS_INTRO, "",
-             _table(rows, list(corpus_table.HEADERS)), ""]
+             table(corpus_table.HEADERS, rows), ""]
     lines += [f"- {code(e.impl, table=False)} could not score: {escape(e.error)}"
               for e in corpus_table.failures(found)]
     lines += [f"- {escape(gap.sentence())}" for gap in found.gaps]

@@ -9,7 +9,10 @@
   ``!`` for a crash, timeout or invalid output; ``-`` where the case does not apply
   to it; ``?`` where it gave a result without the headline number.  The string of
   classes is the case's *pattern of disagreement*; cases are grouped by pattern,
-  the most frequent first.
+  the most frequent first.  A report lists every fixture case and every line of a
+  user's files, but only the first ``LISTED_PER_PATTERN`` generated cases of a
+  pattern (thousands of them, alike within a pattern), and says how many more
+  there are.
 """
 
 from __future__ import annotations
@@ -29,6 +32,9 @@ NOT_APPLICABLE = "-"
 UNKNOWN = "?"
 #: Class letters, in the order values are met.
 LETTERS = string.ascii_uppercase + string.ascii_lowercase
+#: How many of a pattern's generated cases a report lists.
+LISTED_PER_PATTERN = 1
+GENERATED = "generated"
 
 
 def pair_tolerance(a: Implementation, b: Implementation) -> Tolerance:
@@ -125,6 +131,25 @@ class PatternGroup:
 
     pattern: str
     rows: tuple[CaseRow, ...]
+
+    @property
+    def listed(self) -> tuple[CaseRow, ...]:
+        """The rows a report spells out, in the audit's order: the first
+        ``LISTED_PER_PATTERN`` generated cases and every other case."""
+        chosen: list[CaseRow] = []
+        generated = 0
+        for row in self.rows:
+            if row.source == GENERATED:
+                generated += 1
+                if generated > LISTED_PER_PATTERN:
+                    continue
+            chosen.append(row)
+        return tuple(chosen)
+
+    @property
+    def not_listed(self) -> int:
+        """How many of the pattern's cases a report leaves out."""
+        return len(self.rows) - len(self.listed)
 
     @property
     def agree(self) -> bool:

@@ -2,7 +2,9 @@
 
 Drawn without pyplot (no global state) on a fixed size and resolution, with the
 default style and no ``Software`` metadata, so that the same matrix gives the same
-bytes on every run with the same matplotlib.
+bytes on every run with the same matplotlib and Pillow.  The picture is reduced to
+a palette of ``COLOURS`` colours (Pillow comes with matplotlib): a third of the
+bytes of full colour, which the committed ``report.html`` carries once per metric.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ DPI = 100
 CELL_INCHES = 0.75
 #: The colour map: pale for agreement, dark red for the largest difference.
 COLOURMAP = "YlOrRd"
+#: Colours of the saved picture's palette: the matrix cells take a handful, the
+#: rest go to the colour bar and the edges of the letters.
+COLOURS = 64
 #: What matplotlib needs, for the note shown when it is missing.
 INSTALL_HINT = "pip install 'metricdiff[html]'"
 
@@ -37,6 +42,7 @@ def agreement_png(matrix: Agreement, unit: str) -> bytes:
     import matplotlib
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from PIL import Image
 
     names = list(matrix.names)
     size = len(names)
@@ -65,6 +71,10 @@ def agreement_png(matrix: Agreement, unit: str) -> bytes:
         bar.set_label(f"largest difference, {unit}")
         axes.set_title("each cell: largest difference; cases that differ / cases both scored",
                        fontsize=9)
-        buffer = io.BytesIO()
-        figure.savefig(buffer, format="png", dpi=DPI, metadata={"Software": None})
+        drawn = io.BytesIO()
+        figure.savefig(drawn, format="png", dpi=DPI, metadata={"Software": None})
+    with Image.open(drawn) as picture:
+        reduced = picture.convert("RGB").quantize(colors=COLOURS)
+    buffer = io.BytesIO()
+    reduced.save(buffer, format="PNG", optimize=True)
     return buffer.getvalue()

