@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.audit.metric
+from helpers import require_impl, run
 from metricdiff.cli import main
 from metricdiff.comparison.attribution import Attribution, Contribution
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
@@ -42,15 +43,11 @@ def inputs(tmp_path: Path) -> list[str]:
     return ["--hyp", str(hyp), "--ref", str(ref)]
 
 
-def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    status = main(list(argv))
-    captured = capsys.readouterr()
-    return status, captured.out, captured.err
-
-
 def test_audit_leads_with_the_table_of_the_corpus(
     tmp_path: Path, inputs: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
+    require_impl("sacrebleu", "bleu")
+    require_impl("nltk", "bleu")
     out = tmp_path / "out"
     status, text, err = run(capsys, "audit", "--metric", "bleu", *IMPLS, *inputs,
                             "--no-minimise", "--out", str(out))
@@ -99,6 +96,7 @@ def test_audit_leads_with_the_table_of_the_corpus(
 def test_an_audit_without_a_corpus_of_the_users_has_no_table(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    require_impl("sacrebleu", "bleu")
     out = tmp_path / "out"
     out.mkdir()
     (out / "compare.json").write_text("[]\n", encoding="utf-8")  # left by an earlier run
@@ -154,6 +152,7 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
 ) -> None:
     """Ctrl-C in the second metric: the first one's causes are printed, its reports
     are in --out, and the message says how to rebuild them."""
+    require_impl("sacrebleu", "bleu")
     real = metricdiff.audit.metric.audit_metric
 
     def interrupted_in_rouge(metric: str, *args: object, **kwargs: object) -> object:
@@ -181,6 +180,7 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
 
 
 def test_the_python_audit_leads_with_the_same_table() -> None:
+    require_impl("sacrebleu", "bleu")
     from metricdiff.api import audit, compare
 
     refs = [[ref] for ref in REFS]

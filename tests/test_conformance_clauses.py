@@ -11,12 +11,11 @@ of ROUGE-SU, ROUGE-L-SUMMARY the union LCS of summary-level ROUGE-L.
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from metricdiff.cli import main
+from helpers import run
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.bleu import BleuOptions
 from metricdiff.profiles.clauses import CLAUSES, clause_of_statistic, metric_clauses
@@ -107,10 +106,10 @@ def test_a_bleu_without_clipping_fails_bleu_clip(
     hyp.write_text("the the the cat\na cat sat on the mat\n", encoding="utf-8")
     ref.write_text("the cat sat\na cat sat on the mat\n", encoding="utf-8")
     out = tmp_path / "out"
-    status = main(["audit", "--metric", "bleu", "--impl", "reference", "--impl", UNCLIPPED,
-                   "--hyp", str(hyp), "--ref", str(ref), "--no-minimise", "--out", str(out)])
-    captured = capsys.readouterr()
-    assert status == 0, captured.err
+    status, _out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                            "--impl", UNCLIPPED, "--hyp", hyp, "--ref", ref, "--no-minimise",
+                            "--out", out)
+    assert status == 0, err
     [record] = load_audit(out).metrics
     _clauses, rows = conformance(record)
     table = {row.implementation: {c.clause: c.text() for c in row.cells} for row in rows}
@@ -121,6 +120,3 @@ def test_a_bleu_without_clipping_fails_bleu_clip(
     report = (out / "report.md").read_text(encoding="utf-8")
     assert "fails: counts[0]: 4 vs 2" in report
 
-
-if __name__ == "__main__":
-    sys.exit(pytest.main([__file__]))

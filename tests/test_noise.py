@@ -21,19 +21,17 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.cli import main
+from helpers import require_impl, run
 from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.peers.rouge155 import Rouge155Adapter
 
 #: By hand: the formula of BLEU-SMOOTH-FLOAT-MIN on the counts in the docstring.
 NLTK_NOISE = 100 * (3 / 4 * 2 / 3 * 1 / 2 * sys.float_info.min) ** 0.25
 
 
 def audit_json(capsys: pytest.CaptureFixture[str], *argv: str) -> list[dict[str, object]]:
-    status = main(["audit", "--format", "json", "--no-minimise", *argv])
-    captured = capsys.readouterr()
-    assert status == 0, captured.err
-    found: list[dict[str, object]] = json.loads(captured.out)
+    status, out, err = run(capsys, "audit", "--format", "json", "--no-minimise", *argv)
+    assert status == 0, err
+    found: list[dict[str, object]] = json.loads(out)
     return found
 
 
@@ -48,7 +46,7 @@ def test_tolerance_adds_printed_precision_and_float_noise() -> None:
 def test_nltk_float_min_smoothing_is_noise_unless_strict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    pytest.importorskip("nltk")
+    require_impl("nltk", "bleu")
     hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
     hyp.write_text("a b c x\n", encoding="utf-8")
     ref.write_text("a b c y\n", encoding="utf-8")
@@ -62,11 +60,10 @@ def test_nltk_float_min_smoothing_is_noise_unless_strict(
     assert 0 < NLTK_NOISE < 1e-70
 
 
-@pytest.mark.skipif(Rouge155Adapter().unavailable_reason() is not None,
-                    reason="ROUGE-1.5.5.pl cannot run here")
 def test_perl_rounding_is_noise_unless_strict(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    require_impl("rouge155", "rouge-1")
     # A corpus on which the script's averaged F lands one unit of the 5th decimal
     # from the reference configured as it (found by the audit of reports/).
     rows = [("It dogs dogs It played BLEU BLEU played played BLEU BLEU playing",
