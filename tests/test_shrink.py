@@ -138,3 +138,52 @@ def test_the_number_of_candidates_judged_is_bounded() -> None:
     assert needle_in_hypothesis(got)
     assert sum(judge.batches) <= MAX_CANDIDATES
     assert max(judge.batches) <= BATCH
+
+
+def test_batches_can_start_small_and_double() -> None:
+    # The same 75 candidates as above (none holds), first batch 8: by hand the
+    # widths double, 8 + 16 + 32, and the rest, 75 - 56 = 19, comes last.
+    hypothesis = " ".join(f"w{i}" for i in range(40))
+    start: Sample = ((hypothesis,), (("r",),))
+    judge = Judge(lambda sample: False)
+    assert minimise(start, judge, first_batch=8) == start
+    assert judge.batches == [8, 16, 32, 19]
+
+
+def test_a_small_first_batch_reaches_the_same_needle() -> None:
+    # The first test's case and predicate: the minimal form, derived by hand there,
+    # does not depend on how a round's candidates are cut into batches.
+    start: Sample = (("a b x c d",), (("p q", "r"),))
+    assert minimise(start, Judge(needle_in_hypothesis), first_batch=1) == (("x",), (("",),))
+
+
+def test_an_earlier_example_is_tried_first_smallest_first_in_one_batch() -> None:
+    from metricdiff.findings.minimise import smallest_holding
+
+    start: Sample = (("a b x c d e f",), (("p q r",),))
+    known: list[Sample] = [
+        (("x y",), (("",),)),  # size 3 + 20 = 23: holds
+        (("x",), (("",),)),  # 1 + 20 = 21: holds, the smallest that does
+        (("y",), (("",),)),  # 21 as well, no needle: does not hold
+        start,  # not smaller than the start: never judged
+    ]
+    judge = Judge(needle_in_hypothesis)
+    assert smallest_holding(known, start, judge) == (("x",), (("",),))
+    assert judge.batches == [3]
+    assert smallest_holding([], start, judge) is None
+
+
+def test_the_budget_counts_judgements_and_names_the_findings_it_cut() -> None:
+    from metricdiff.findings.minimise import Budget
+
+    # Two judgements allowed: the first two calls are granted, whoever asks;
+    # finding 3's second call and finding 4's call are refused, so both were cut.
+    budget = Budget(left=2)
+    budget.finding = 1
+    assert budget.spend()
+    budget.finding = 3
+    assert budget.spend()
+    assert not budget.spend()
+    budget.finding = 4
+    assert not budget.spend()
+    assert budget.cut == {3, 4}

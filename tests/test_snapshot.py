@@ -239,7 +239,7 @@ def test_what_an_implementation_raises_is_recorded_and_must_still_raise(tmp_path
     cases = [(case, "rouge-1") for case in snapshot.corpus_cases(
         str(tmp_path / "hyp.txt"), [str(tmp_path / "ref.txt")])]
     impls = {"misbehaving": {"rouge": MisbehavingAdapter()}}
-    entries = snapshot.score(snapshot.plan(cases, impls), impls)
+    entries = snapshot.score(snapshot.plan(cases, impls), impls).entries
     # Line 1 and the corpus (whose first hypothesis is line 1) raise.
     assert [e.error for e in entries] == ["ValueError", None, "ValueError"]
     assert entries[0].message == "bad input\non two lines"

@@ -114,7 +114,10 @@ def score(
     """The corpus score of ``hyps`` by implementation ``impl`` (see
     ``implementations()``) under its declared profile, with ``options``
     (axis -> value) changed.  ``score`` is BLEU on 0-100, ROUGE's F on 0-1, as
-    the implementations report them; ``corpus`` has the rest."""
+    the implementations report them; ``corpus`` has the rest.  A peer or your own
+    implementation runs in a worker process: one that raises, dies, hangs or
+    returns an invalid result raises ``ScoringFailed`` saying which."""
+    from metricdiff import scoring
     from metricdiff.implementations import get_adapter
     from metricdiff.profiles import profile_of
 
@@ -122,7 +125,8 @@ def score(
     adapter = get_adapter(impl, metric)
     adapter.ensure_available()
     chosen = adapter.options(metric, dict(options or {}))
-    result = adapter.corpus_score(metric, hyps, segments, chosen)
+    result = scoring.score(adapter, metric, hyps, segments, chosen).result_or_raise(
+        f"{adapter.display_name} {metric}")
     known = not (adapter.user_profile and not options)
     return Score(adapter.name, adapter.version(), metric, result.headline,
                  adapter.signature(metric, chosen), profile_of(chosen) if known else None,
@@ -148,8 +152,8 @@ def compare(
     implementation); ``report``: the ROUGE number compared (f, recall,
     precision); ``jobs``, ``timeout``: the worker processes' number and time
     allowed per implementation and metric."""
-    from metricdiff.cli._common import chosen_metrics
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
+    from metricdiff.implementations import chosen_metrics
 
     corpus = per_segment(hyps, refs, ref_streams)
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
@@ -195,8 +199,8 @@ def audit(
     from metricdiff.audit.corpus_table import corpus_table
     from metricdiff.audit.metric import audit_metric
     from metricdiff.cases import Case
-    from metricdiff.cli._common import chosen_metrics
     from metricdiff.comparison.gaps import Comparison
+    from metricdiff.implementations import chosen_metrics
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)

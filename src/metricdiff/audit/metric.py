@@ -32,7 +32,7 @@ from metricdiff.audit.scores import Scores, score_everything
 from metricdiff.cases.case import Case
 from metricdiff.findings.finding import Finding, sort_findings
 from metricdiff.findings.infer import Inference, infer
-from metricdiff.findings.minimise import Budget, minimise_finding
+from metricdiff.findings.minimise import SHRINK_BUDGET, Budget, minimise_findings
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.implementations import adapter_names
 from metricdiff.profiles.metrics import Options
@@ -53,6 +53,8 @@ class MetricAudit:
     witnesses: list[Witness]
     #: The inferred profile of each participant that declares none.
     inferred: list[Inference] = attrs.field(factory=list)
+    #: How many findings' examples the shrinking budget left unfinished.
+    unshrunk: int = 0
 
 
 def audit_metric(
@@ -92,23 +94,17 @@ def audit_metric(
             if (left.label == "stemmed") == (right.label == "stemmed"):
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {plural(len(found), 'finding')}")
-    by_id = {case.id: case for case in cases}
     budget = Budget()
-    pairs = [
-        (
-            minimise_finding(metric, finding, witness, config.timeout,
-                             by_id.get(finding.example.case_id), budget)
-            if config.minimise
-            else finding,
-            witness,
-        )
-        for finding, witness in found
-    ]
+    pairs = (minimise_findings(metric, found, cases, config.timeout, budget)
+             if config.minimise else found)
+    if budget.cut:
+        progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran out: "
+                 f"{plural(len(budget.cut), 'example')} not fully minimised")
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
     return MetricAudit(
         metric, people, skipped, list(cases), scores,
-        [f for f, _ in pairs], [w for _, w in pairs], inferred,
+        [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
     )
 
 

@@ -80,6 +80,8 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                     for person in audit.participants
                 ],
                 "skipped": list(audit.skipped),
+                # findings whose example the shrinking budget left unfinished
+                **({"unshrunk": audit.unshrunk} if audit.unshrunk else {}),
                 "cases": [
                     {"id": case.id, "source": case.origin, "class": case.klass}
                     for case in audit.cases

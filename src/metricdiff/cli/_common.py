@@ -22,6 +22,7 @@ from metricdiff.errors import (
     OutputError,
 )
 from metricdiff.implementations import AnyAdapter, computes, resolve
+from metricdiff.scoring import DEFAULT_TIMEOUT
 from metricdiff.wording import plural
 
 EXIT_USAGE = 2
@@ -88,24 +89,6 @@ def available_adapter(spec: str, metric: str) -> AnyAdapter:
     adapter = resolve(spec, metric)
     adapter.ensure_available()
     return adapter
-
-
-def chosen_metrics(
-    requested: Sequence[str] | None, impls: Sequence[str] | None, defaults: Sequence[str]
-) -> list[str]:
-    """The metrics a command runs: ``--metric``'s; else the default ones, but with
-    ``--impl`` only those one of the named implementations computes (running
-    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
-    if requested:
-        return list(dict.fromkeys(requested))
-    if not impls:
-        return list(defaults)
-    chosen = [m for m in defaults if any(computes(name, m) for name in impls)]
-    if not chosen:
-        raise ConventionError(
-            f"none of {', '.join(impls)} computes any of: {', '.join(defaults)}; give --metric"
-        )
-    return chosen
 
 
 def output_folder(path: str, option: str = "--out") -> Path:
@@ -214,6 +197,25 @@ def fixtures_folder(given: str | None) -> Path:
     return root
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
+    return value
+
+
+def add_timeout(parser: argparse.ArgumentParser) -> None:
+    """``--timeout``: how long an implementation may take on one batch of cases
+    before its worker process is stopped (scoring.DEFAULT_TIMEOUT by default)."""
+    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="seconds an implementation may take on one batch of cases "
+                        f"before it is stopped and its cases count as a timeout (default: "
+                        f"{DEFAULT_TIMEOUT:g})")
+
+
 def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -229,8 +231,8 @@ __all__ = [
     "Parser",
     "add_fixtures_option",
     "add_input_options",
+    "add_timeout",
     "available_adapter",
-    "chosen_metrics",
     "computes",
     "fixtures_folder",
     "input_given",

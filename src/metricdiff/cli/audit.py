@@ -14,7 +14,6 @@ from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
     add_input_options,
-    chosen_metrics,
     fixtures_folder,
     input_given,
     input_name,
@@ -27,7 +26,7 @@ from metricdiff.cli._common import (
     whole_number,
 )
 from metricdiff.errors import AdapterUnavailable, InputError
-from metricdiff.implementations import adapter_names, computes, families_of
+from metricdiff.implementations import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:

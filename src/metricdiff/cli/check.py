@@ -10,6 +10,7 @@ from metricdiff.cases.fixtures import load_all
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
+    add_timeout,
     fixtures_folder,
     output_folder,
     plural,
@@ -38,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
                 adapters.append(adapter)
             else:
                 print(f"skipped {reason}", file=sys.stderr)
-    outcomes = run_cases(cases, adapters)
+    outcomes = run_cases(cases, adapters, timeout=args.timeout)
     impls = list(dict.fromkeys(adapter.name for adapter in adapters))
     signatures = {
         f"{a.name} ({a.family})": a.signature(
@@ -66,6 +67,9 @@ def register(commands: Commands) -> None:
         "status 0 whatever they find)",
         description="Run every implementation on the fixture cases and compare each "
         "result with the case's expected values; write check.md and check.json. "
+        "Every implementation but the reference runs in a worker process: one that "
+        "raises, dies, hangs past --timeout or returns an invalid result (NaN, a ratio "
+        "above 1) is a crash outcome of that case. "
         "The exit status is 0 whatever the outcomes: FAIL, ACCEPTED and crash lines "
         "are the findings, not an error (read check.json's statuses to fail a script "
         "on them); 2 for bad input (an unknown implementation, a missing or malformed "
@@ -76,4 +80,5 @@ def register(commands: Commands) -> None:
                         "examples)")
     check.add_argument("--impl", action="append", help="only these implementations")
     check.add_argument("--out", default="reports", help="folder for check.md and check.json")
+    add_timeout(check)
     check.set_defaults(run=run)

@@ -13,12 +13,12 @@ from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
     add_input_options,
-    chosen_metrics,
     computes,
     output_folder,
     plural,
     read_input,
 )
+from metricdiff.implementations import chosen_metrics
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS
 

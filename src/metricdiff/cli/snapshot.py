@@ -13,10 +13,11 @@ from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
     add_input_options,
+    add_timeout,
     input_given,
     plural,
 )
-from metricdiff.errors import ConventionError, InputError, OutputError
+from metricdiff.errors import ConventionError, ImplementationFailed, InputError, OutputError
 from metricdiff.profiles.metrics import METRICS
 
 if TYPE_CHECKING:
@@ -116,14 +117,21 @@ def run(args: argparse.Namespace) -> int:
         # A lock without scores would verify as "all 0 scores reproduce".
         why = _why_empty(args.metric, metrics, names, impls, unavailable)
         raise InputError(f"{out}:0: no lock written: {why}")
-    entries = snapshot.score(jobs, impls)
+    scores = snapshot.score(jobs, impls, timeout=args.timeout)
+    for failure in scores.refused:
+        print(failure.line("refused") + " (not written into the lock)", file=sys.stderr)
+    entries = scores.entries
+    if not entries:
+        raise ImplementationFailed(f"{out}:0: no lock written: every score was refused "
+                                   "(above); fix the implementation or leave it out (--impl)")
     try:
         snapshot.write(snapshot.make_lock(entries, impls, inputs), out)
     except OSError as error:  # checked writable above, but a disk can still fill up
         raise OutputError(f"{out}:0: cannot write the lock: {error.strerror or error}") from None
     errors = sum(entry.error is not None for entry in entries)
+    refused = f", {len(scores.refused)} refused" if scores.refused else ""
     print(
-        f"wrote {out}: {plural(len(entries), 'score')} ({errors} raised), "
+        f"wrote {out}: {plural(len(entries), 'score')} ({errors} raised{refused}), "
         f"{plural(len({e.case for e in entries}), 'case')}, "
         f"implementations: {', '.join(sorted(impls))}"
     )
@@ -132,7 +140,14 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: Commands) -> None:
     snap = commands.add_parser(
-        "snapshot", help="record every score in a lock file that `verify` can check later"
+        "snapshot", help="record every score in a lock file that `verify` can check later",
+        description="Score the fixture cases or your files with every implementation and "
+        "write the scores to a lock file. Every implementation but the reference runs in a "
+        "worker process: a score whose process dies, hangs past --timeout or returns an "
+        "invalid result (NaN, a ratio above 1) is refused, one line on stderr, and not "
+        "written; an exception the implementation raises is recorded (verify checks that "
+        "it still raises). Exit status 0 when the lock is written, 1 when every score was "
+        "refused, 2 for bad input.",
     )
     snap.add_argument("--out", required=True, help="the lock file to write, e.g. scores.lock")
     add_fixtures_option(snap, "fixture folder: each case under its own metric and each "
@@ -147,4 +162,5 @@ def register(commands: Commands) -> None:
     snap.add_argument("--metric", action="append", choices=METRICS,
                       help="this metric (repeatable; fixtures: only cases of these metrics; "
                       "your files: default bleu and every ROUGE)")
+    add_timeout(snap)
     snap.set_defaults(run=run)

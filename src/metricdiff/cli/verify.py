@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from metricdiff.cli._common import Commands
+from metricdiff.cli._common import Commands, add_timeout
 
 EXIT_DRIFT = 1
 
@@ -14,14 +14,21 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.locks import snapshot
 
     # A malformed lock is a LockError: one line and exit status 2 (cli.main).
-    verification = snapshot.verify(Path(args.lock))
+    verification = snapshot.verify(Path(args.lock), timeout=args.timeout)
     print("\n".join(verification.lines()))
     return 0 if verification.ok else EXIT_DRIFT
 
 
 def register(commands: Commands) -> None:
     verify = commands.add_parser(
-        "verify", help="recompute the scores of a lock file; exit 1 on any drift"
+        "verify", help="recompute the scores of a lock file; exit 1 on any drift",
+        description="Recompute every score a lock file records, with the implementations "
+        "installed now, and compare. Every implementation but the reference runs in a "
+        "worker process: a score whose process dies, hangs past --timeout or returns an "
+        "invalid result (NaN, a ratio above 1) is a failure line naming the case and the "
+        "implementation. Exit status 0 when every score reproduces, 1 on a drift, a "
+        "failure or a missing implementation, 2 for a malformed lock or bad input.",
     )
     verify.add_argument("lock", help="a lock file written by `metricdiff snapshot`")
+    add_timeout(verify)
     verify.set_defaults(run=run)

@@ -38,7 +38,8 @@ from metricdiff.implementations import AnyAdapter, adapter_names, get_adapter
 from metricdiff.implementations.reference.rouge import headline
 from metricdiff.profiles.metrics import Options, Result, family
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.scoring.execution import CaseResult, Job, describe, run_jobs
+from metricdiff.scoring import Request, score_requests
+from metricdiff.scoring.execution import CaseResult, Job, describe
 from metricdiff.statistics import BleuResult
 
 REFERENCE = "reference"
@@ -124,8 +125,11 @@ def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float
                      ) -> list[CaseResult]:
     """Each job's one case, scored in worker processes: a crash, a hang or
     invalid output becomes that job's recorded outcome.  The one place compare
-    runs implementations, so that another way of isolating them slots in here."""
-    return [outcomes[0] for outcomes in run_jobs(jobs, workers=workers, timeout=timeout)]
+    runs implementations, through the one entry point every command uses
+    (``scoring.score_requests``)."""
+    requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
+    return [outcomes[0]
+            for outcomes in score_requests(requests, workers=workers, timeout=timeout)]
 
 
 T = TypeVar("T")

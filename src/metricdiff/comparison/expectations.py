@@ -15,11 +15,11 @@ from typing import Any
 import attrs
 
 from metricdiff.cases.case import Case, Expectation
-from metricdiff.implementations import AdapterUnavailable, AnyAdapter, UnsupportedOption
+from metricdiff.implementations import AnyAdapter, UnsupportedOption
 from metricdiff.implementations.base import Tolerance
-from metricdiff.machine_paths import without_machine_paths
 from metricdiff.profiles import ConventionError
-from metricdiff.profiles.metrics import Result
+from metricdiff.profiles.metrics import Options, Result
+from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_requests
 
 EXACT = Tolerance()
 
@@ -113,46 +113,82 @@ def _judge(
     return (DIFFERS if problems else MATCHES), detail
 
 
-def run_expectation(
-    case: Case, expectation: Expectation, adapter: AnyAdapter, index: int | None = None
-) -> Outcome:
-    """Score the case under the adapter's profile plus the case's pinned axes;
-    ``index``: the expectation's position in the case (found if not given)."""
-    if index is None:
-        index = case.expectations.index(expectation)
+def _prepare(
+    case: Case, expectation: Expectation, adapter: AnyAdapter, index: int
+) -> tuple[Outcome, Options | None]:
+    """The outcome before scoring, and the options to score with (None: the
+    outcome is final, the options were refused)."""
     overrides = {**case.options, **expectation.when}
     base = Outcome(case.id, adapter.name, expectation.when, NOT_APPLICABLE, "",
                    expectation=index)
     try:
         options = adapter.options(case.metric, overrides)
     except UnsupportedOption as error:
-        return attrs.evolve(base, detail=str(error))
+        return attrs.evolve(base, detail=str(error)), None
     except ConventionError as error:
         if case.verdict_class == "reject":
-            return attrs.evolve(base, status=REFUSED, detail=str(error))
-        return attrs.evolve(base, status=CRASH, detail=f"bad fixture options: {error}")
-    signature = adapter.signature(case.metric, options)
-    try:
-        result = adapter.corpus_score(case.metric, case.hyps, case.refs, options)
-    except (AdapterUnavailable, UnsupportedOption) as error:
-        return attrs.evolve(base, detail=str(error), signature=signature)
-    except Exception as error:  # a peer that raises is a finding, not our crash
-        status = REFUSED if case.verdict_class == "reject" else CRASH
-        return attrs.evolve(
-            base, status=status, detail=without_machine_paths(f"{type(error).__name__}: {error}"),
-            signature=signature,
-        )
-    status, detail = _judge(case, expectation, result, adapter.tolerance)
-    return attrs.evolve(base, status=status, detail=detail, result=result,
-                        signature=signature)
+            return attrs.evolve(base, status=REFUSED, detail=str(error)), None
+        return attrs.evolve(base, status=CRASH, detail=f"bad fixture options: {error}"), None
+    return attrs.evolve(base, signature=adapter.signature(case.metric, options)), options
 
 
-def run_cases(cases: Iterable[Case], adapters: Sequence[AnyAdapter]) -> list[Outcome]:
-    """Every expectation of every case through every adapter."""
-    return [
-        run_expectation(case, expectation, adapter, index)
+def _conclude(
+    case: Case, expectation: Expectation, base: Outcome, scored: CaseResult,
+    tolerance: Tolerance,
+) -> Outcome:
+    """``base`` with what the implementation gave.  An exception it raised is
+    its refusal of a reject_ case (``UnsupportedOption``: the case does not
+    apply); a crash, a hang or an invalid result is a ``crash`` whatever the
+    case."""
+    if scored.raised is not None and scored.raised.unsupported:
+        return attrs.evolve(base, detail=scored.raised.message)
+    if scored.raised is not None and case.verdict_class == "reject":
+        return attrs.evolve(base, status=REFUSED, detail=scored.reason)
+    if scored.result is None:
+        return attrs.evolve(base, status=CRASH, detail=scored.reason)
+    status, detail = _judge(case, expectation, scored.result, tolerance)
+    return attrs.evolve(base, status=status, detail=detail, result=scored.result)
+
+
+def run_cases(
+    cases: Iterable[Case], adapters: Sequence[AnyAdapter], *,
+    timeout: float = DEFAULT_TIMEOUT, workers: int = 1,
+) -> list[Outcome]:
+    """Every expectation of every case through every adapter, each implementation
+    isolated (``scoring.score_requests``: ``timeout`` seconds per call,
+    ``workers`` processes)."""
+    planned = [
+        (case, expectation, adapter, *_prepare(case, expectation, adapter, index))
         for case in cases
         for index, expectation in enumerate(case.expectations)
         for adapter in adapters
         if case.metric in adapter.metrics
     ]
+    requests = [
+        Request(adapter, case.metric, [(case.hyps, case.refs)], options)
+        for case, _, adapter, _, options in planned
+        if options is not None
+    ]
+    scored = iter(score_requests(requests, timeout=timeout, workers=workers))
+    return [
+        base if options is None
+        else _conclude(case, expectation, base, next(scored)[0], adapter.tolerance)
+        for case, expectation, adapter, base, options in planned
+    ]
+
+
+def run_expectation(
+    case: Case, expectation: Expectation, adapter: AnyAdapter, index: int | None = None,
+    *, timeout: float = DEFAULT_TIMEOUT,
+) -> Outcome:
+    """Score the case under the adapter's profile plus the case's pinned axes;
+    ``index``: the expectation's position in the case (found if not given)."""
+    if index is None:
+        index = case.expectations.index(expectation)
+    base, options = _prepare(case, expectation, adapter, index)
+    if options is None:
+        return base
+    [[scored]] = score_requests(
+        [Request(adapter, case.metric, [(case.hyps, case.refs)], options)], timeout=timeout
+    )
+    return _conclude(case, expectation, base, scored, adapter.tolerance)

@@ -25,6 +25,7 @@ from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
 from metricdiff.profiles.metrics import Options, Result
+from metricdiff.scoring import score
 
 #: Axes the search never changes: set by the metric name, or not conventions.
 FIXED_AXES = frozenset({"n", "weights", "bootstrap_seed", "bootstrap_samples"})
@@ -122,16 +123,15 @@ def changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | N
 def reference_score(
     metric: str, options: Options, hyps: tuple[str, ...], refs: tuple[tuple[str | None, ...], ...]
 ) -> Result | None:
-    """The reference's corpus result, or None where it refuses the configuration.
+    """The reference's corpus result, or None where it refuses the configuration
+    (a configuration the reference refuses reproduces nothing).
 
-    Remembered: an audit asks for the same configuration on the same case again
-    and again (every pair of implementations that disagree on it, every cause
-    tried before), and the reference is a pure function of its arguments."""
-    try:
-        result: Result = get_adapter("reference", metric).corpus_score(metric, hyps, refs, options)
-    except Exception:  # a configuration the reference refuses reproduces nothing
-        return None
-    return result
+    Scored as every command scores (``scoring.score``), which runs the reference
+    in this process.  Remembered: an audit asks for the same configuration on
+    the same case again and again (every pair of implementations that disagree
+    on it, every cause tried before), and the reference is a pure function of
+    its arguments."""
+    return score(get_adapter("reference", metric), metric, hyps, refs, options).result
 
 
 class Reproducer:

@@ -2,7 +2,11 @@
 around ``shrink.py``.  A generated case is first shrunk by Hypothesis within its
 class, then every case by greedy reduction; each candidate is judged by scoring
 both sides of the finding's ``Witness`` again, within fixed budgets of judgements
-so that the same inputs always give the same minimal case."""
+so that the same inputs always give the same minimal case.
+
+The findings of an audit are shrunk smallest first, and every example already
+found is tried first on each later finding, in one judgement: findings with one
+cause share one example, and the judgements it cost."""
 
 from __future__ import annotations
 
@@ -15,7 +19,9 @@ from metricdiff.comparison.stages import first_difference, headlines_differ
 from metricdiff.findings import shrink
 from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.finding import Example, Finding
-from metricdiff.findings.witness import REFERENCE, Witness, pair_tolerance, stage_of
+from metricdiff.findings.witness import REFERENCE, Found, Witness, pair_tolerance, stage_of
+from metricdiff.implementations import get_adapter
+from metricdiff.implementations.base import Adapter
 from metricdiff.profiles.metrics import Result, family
 from metricdiff.scoring.execution import CaseResult, run_jobs
 
@@ -39,29 +45,83 @@ SMALL_ENOUGH = 60
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
 #: with many findings against a slow implementation stays bounded.
 SHRINK_BUDGET = 150
+#: The first batch of each greedy round (``shrink.minimise``): a long case's round
+#: usually ends at its first few candidates, the biggest reductions.
+FIRST_BATCH = 8
+#: A finding whose shared example (another finding's) shrinks to this size or less
+#: keeps it; a bigger one is shrunk from its own example as well, the smaller kept.
+SHARED_IS_ENOUGH = SMALL_ENOUGH
 
 
 @attrs.define
 class Budget:
-    """Judgements left for shrinking."""
+    """Judgements left for shrinking, and the findings it refused one to."""
 
     left: int = SHRINK_BUDGET
+    #: The finding being shrunk (its index), and those that were refused a judgement.
+    finding: int = 0
+    cut: set[int] = attrs.field(factory=set)
 
     def spend(self) -> bool:
         self.left -= 1
+        if self.left < 0:
+            self.cut.add(self.finding)
         return self.left >= 0
 
 
+def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
+                      budget: Budget) -> Found:
+    """Every finding with its minimal example, the smallest examples shrunk first
+    (see the module's docstring); the order of ``found`` is kept."""
+    by_id = {case.id: case for case in cases}
+    shown: list[Sample] = []
+    pairs = list(found)
+    for number in sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0])):
+        finding, witness = pairs[number]
+        budget.finding = number
+        finding = minimise_finding(metric, finding, witness, timeout,
+                                   by_id.get(finding.example.case_id), budget, shown)
+        shown.append((finding.example.hyps, finding.example.refs))
+        pairs[number] = (finding, witness)
+    return pairs
+
+
+def _example_size(finding: Finding) -> int:
+    return size((finding.example.hyps, finding.example.refs))
+
+
+def _process_per_call(metric: str, witness: Witness) -> bool:
+    """Whether a side starts a process per call (an adapter whose ``batch_size`` is
+    above the default, as the Perl script's): there a call costs about the same for
+    one candidate as for 64, so candidates go in full batches and Hypothesis, which
+    judges one at a time, is not used."""
+    sides = [witness.left] + ([witness.right] if witness.right is not None else [])
+    for person in sides:
+        try:
+            batch_size = get_adapter(person.impl, metric).batch_size
+        except Exception:  # the shrinker's own judgement will report why
+            continue
+        if batch_size > Adapter.batch_size:
+            return True
+    return False
+
+
 def holds_for(
-    metric: str, witness: Witness, timeout: float, budget: Budget | None = None
+    metric: str, witness: Witness, timeout: float, budget: Budget | None = None,
+    scored: dict[Sample, list[CaseResult]] | None = None,
 ) -> shrink.Holds:
-    """The test a smaller case must pass to still show the finding."""
+    """The test a smaller case must pass to still show the finding; each side's
+    outcome on every sample judged is kept in ``scored``, if given (so the example
+    finally shown is not scored again)."""
     budget = budget or Budget()
 
     def holds(samples: Sequence[Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
         sides = _score_sides(witness, samples, timeout)
+        if scored is not None:
+            scored.update((sample, [side[i] for side in sides])
+                          for i, sample in enumerate(samples))
         mine = sides[0]
         if witness.kind in ("crash", "timeout", "invalid-output"):
             return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
@@ -147,25 +207,37 @@ def minimise_finding(
     timeout: float,
     case: Case | None = None,
     budget: Budget | None = None,
+    known: Sequence[Sample] = (),
 ) -> Finding:
-    """The finding shown with the smallest example that still has its cause: a
-    generated case is first shrunk by Hypothesis within its class, then every case
-    by greedy reduction."""
+    """The finding shown with the smallest example that still has its cause: the
+    smallest of the ``known`` examples (other findings') that shows it, found in one
+    judgement and reduced greedily; unless that ends at most SHARED_IS_ENOUGH, also
+    its own example, shrunk (``_own_minimum``), whichever is smaller."""
     original: Sample = (finding.example.hyps, finding.example.refs)
     start = original
     if size(start) <= SMALL_ENOUGH:
         return finding
-    holds = holds_for(metric, witness, timeout, budget)
-    if (case is not None and case.origin == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK):
-        found = hypothesis_minimum(metric, case, holds)
-        if found is not None and size(found) < size(start):
-            start = found
-    smallest = shrink.minimise(start, holds)
+    scored: dict[Sample, list[CaseResult]] = {}
+    holds = holds_for(metric, witness, timeout, budget, scored)
+    first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+    smallest: Sample | None = None
+    shared = smallest_holding(known, start, holds)
+    if shared is not None:
+        # Greedy reduction from it too: it is minimal for the finding it came from,
+        # not necessarily for this one.
+        smallest = shrink.minimise(shared, holds, first_batch)
+    if smallest is None or size(smallest) > SHARED_IS_ENOUGH:
+        # Greedy reduction is not optimal: a shared example that stays bigger than
+        # this may be a dead end that the finding's own example avoids.
+        own = _own_minimum(metric, start, case, witness, holds, first_batch)
+        if smallest is None or size(own) < size(smallest):
+            smallest = own
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     hyps, refs = smallest
-    sides = [results[0] for results in _score_sides(witness, [smallest], timeout)]
+    sides = scored.get(smallest) or [
+        results[0] for results in _score_sides(witness, [smallest], timeout)
+    ]
     mine, other = sides[0], sides[-1]
     example = Example(
         f"{finding.example.case_id}~min", hyps, refs, mine.result,
@@ -180,3 +252,26 @@ def minimise_finding(
                                pair_tolerance(witness.left, witness.right))
         difference = "" if now is None else str(now)
     return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,
+                 holds: shrink.Holds, first_batch: int) -> Sample:
+    """``start`` shrunk: a generated case first by Hypothesis within its class
+    (not where a side starts a process per call), then by greedy reduction."""
+    if (case is not None and case.origin == "generated" and case.klass
+            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
+        found = hypothesis_minimum(metric, case, holds)
+        if found is not None and size(found) < size(start):
+            start = found
+    return shrink.minimise(start, holds, first_batch)
+
+
+def smallest_holding(known: Sequence[Sample], start: Sample,
+                     holds: shrink.Holds) -> Sample | None:
+    """The smallest of ``known`` (at most ``shrink.BATCH`` of them, each smaller
+    than ``start``) under which the finding holds, judged as one batch."""
+    smaller = sorted({s for s in known if size(s) < size(start)},
+                     key=lambda s: (size(s), repr(s)))[:shrink.BATCH]
+    if not smaller:
+        return None
+    return next((s for s, ok in zip(smaller, holds(smaller), strict=True) if ok), None)

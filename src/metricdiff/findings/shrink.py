@@ -5,7 +5,10 @@ whole references, then runs of tokens (halves, quarters, … single tokens), the
 single characters of short texts — keeping each reduction under which the
 disagreement still holds *with the same cause*.  Candidates are judged in batches,
 so an implementation that runs as one process per batch (the Perl script) costs one
-process per round, not one per candidate.
+process per round, not one per candidate.  A round's batches may start small and
+double (``first_batch``): the first candidates are the biggest reductions, and when
+one of them holds the round ends after judging a few candidates, not ``BATCH``
+copies of a long case.
 """
 
 from __future__ import annotations
@@ -84,15 +87,25 @@ def candidates(sample: Sample) -> Iterator[Sample]:
             yield variant
 
 
-def minimise(sample: Sample, holds: Holds) -> Sample:
-    """The smallest sample reached by greedy reduction under which ``holds``."""
+def _batches(pending: Sequence[Sample], first_batch: int) -> Iterator[Sequence[Sample]]:
+    """``pending`` cut into batches of ``first_batch``, doubling up to ``BATCH``."""
+    start, width = 0, max(1, min(first_batch, BATCH))
+    while start < len(pending):
+        yield pending[start:start + width]
+        start, width = start + width, min(2 * width, BATCH)
+
+
+def minimise(sample: Sample, holds: Holds, first_batch: int = BATCH) -> Sample:
+    """The smallest sample reached by greedy reduction under which ``holds``;
+    each round judges its candidates in batches of ``first_batch``, doubling up
+    to ``BATCH``."""
     budget = MAX_CANDIDATES
     improved = True
     while improved and budget > 0:
         improved = False
         pending = list(candidates(sample))
-        for start in range(0, len(pending), BATCH):
-            batch = pending[start:start + BATCH][:budget]
+        for batch in _batches(pending, first_batch):
+            batch = batch[:budget]
             if not batch:
                 break
             budget -= len(batch)

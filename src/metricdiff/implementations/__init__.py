@@ -21,6 +21,7 @@ import functools
 import importlib
 import importlib.metadata
 import sys
+from collections.abc import Sequence
 from typing import Any
 
 from metricdiff.errors import AdapterUnavailable, UnsupportedOption
@@ -197,6 +198,24 @@ def computes(spec: str, metric: str) -> bool:
         return False
 
 
+
+def chosen_metrics(
+    requested: Sequence[str] | None, impls: Sequence[str] | None, defaults: Sequence[str]
+) -> list[str]:
+    """The metrics a command runs: ``--metric``'s; else the default ones, but with
+    ``--impl`` only those one of the named implementations computes (running
+    ``--impl sacrebleu`` on seven ROUGE metrics nobody can run says nothing)."""
+    if requested:
+        return list(dict.fromkeys(requested))
+    if not impls:
+        return list(defaults)
+    chosen = [m for m in defaults if any(computes(name, m) for name in impls)]
+    if not chosen:
+        raise ConventionError(
+            f"none of {', '.join(impls)} computes any of: {', '.join(defaults)}; give --metric"
+        )
+    return chosen
+
 def resolve(spec: str, metric: str) -> AnyAdapter:
     """The implementation ``--impl SPEC`` names, for ``metric``: its adapter,
     configured with the spec's settings and checked.  A one-line error
@@ -224,6 +243,7 @@ __all__ = [
     "UnsupportedOption",
     "adapter_for_family",
     "adapter_names",
+    "chosen_metrics",
     "computes",
     "families_of",
     "get_adapter",

@@ -21,6 +21,11 @@ Python, platform, input files).  It is collected like any test: ``-k``, ``-m``,
 alone by its node ID.  A run that names tests by node ID (``path::name``) runs
 only those, so the lock's item is collected there only when named.
 
+Implementations run in worker processes (``metricdiff.scoring``), the reference
+excepted: one that crashes, hangs or returns NaN fails its test with one line,
+and the session goes on.  ``--metricdiff-timeout=SECONDS`` (or the ini option
+``metricdiff_timeout``) bounds each call; the default is 120.
+
 The ``metricdiff`` fixture, for tests of one's own evaluation code::
 
     def test_dev_bleu_is_stable(metricdiff):
@@ -51,6 +56,8 @@ if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's u
 
 OPTION = "--metricdiff-verify"
 INI = "metricdiff_verify"
+TIMEOUT_OPTION = "--metricdiff-timeout"
+TIMEOUT_INI = "metricdiff_timeout"
 ITEM_NAME = "metricdiff-verify"
 _LOCKS = pytest.StashKey[list[Path]]()
 
@@ -62,6 +69,29 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "snapshot`) as a test item; repeatable")
     parser.addini(INI, type="linelist", default=[],
                   help="lock files to verify on every run, relative to the rootdir")
+    group.addoption(TIMEOUT_OPTION, type=float, default=None, metavar="SECONDS",
+                    help="seconds an implementation may take on one batch of cases before "
+                    "it is stopped (default: the metricdiff_timeout ini option, else metricdiff's, "
+                    "scoring.DEFAULT_TIMEOUT)")
+    parser.addini(TIMEOUT_INI, default="",
+                  help="seconds an implementation may take on one batch of cases")
+
+
+def scoring_timeout(config: pytest.Config) -> float:
+    """The per-call timeout of every implementation the plugin runs: the command
+    line's, else the ini file's, else metricdiff's default."""
+    from metricdiff.scoring import DEFAULT_TIMEOUT
+
+    given = config.getoption(TIMEOUT_OPTION)
+    if given is None:
+        text = str(config.getini(TIMEOUT_INI) or "").strip()
+        try:
+            given = float(text) if text else DEFAULT_TIMEOUT
+        except ValueError:
+            raise pytest.UsageError(f"{TIMEOUT_INI} = {text!r}: not a number of seconds") from None
+    if not given > 0:
+        raise pytest.UsageError(f"metricdiff timeout {given:g}: must be above 0 seconds")
+    return float(given)
 
 
 def lock_paths(config: pytest.Config) -> list[Path]:
@@ -121,7 +151,7 @@ class LockItem(pytest.Item):
     """Recomputes every score of a lock; fails with the drift report."""
 
     def runtest(self) -> None:
-        lines = _verify_lines(self.path)
+        lines = _verify_lines(self.path, scoring_timeout(self.config))
         if lines:
             raise LockDrift("\n".join(lines))
 
@@ -135,13 +165,15 @@ class LockItem(pytest.Item):
         return self.path, None, f"metricdiff verify {self.path.name}"
 
 
-def _verify_lines(path: Path) -> list[str]:
-    """The report of verifying ``path`` if anything drifted or cannot be checked,
-    else []. A malformed lock or unreadable input is one line too."""
+def _verify_lines(path: Path, seconds: float) -> list[str]:
+    """The report of verifying ``path`` if anything drifted, failed or cannot be
+    checked, else []. A malformed lock or unreadable input is one line too.
+    Implementations run isolated (``seconds`` per call): one that crashes or
+    hangs fails the item, not the session."""
     from metricdiff.locks import snapshot
 
     try:
-        verification = snapshot.verify(path)
+        verification = snapshot.verify(path, timeout=seconds)
     except MetricdiffError as error:
         return [f"metricdiff: error: {error}"]
     return [] if verification.ok else verification.lines()
@@ -170,14 +202,21 @@ class Metricdiff:
     def score(self, impl: str, metric: str, hyps: Sequence[str],
               refs: Sequence[str] | Sequence[Sequence[str]], **options: Any) -> Result:
         """The corpus score of ``hyps`` by implementation ``impl`` (a
-        ``BleuResult`` on 0-100 or a ``RougeResult`` on 0-1, with its counts)."""
+        ``BleuResult`` on 0-100 or a ``RougeResult`` on 0-1, with its counts).
+        The implementation runs isolated: one that raises, crashes, hangs or
+        returns an invalid result fails the test with one line saying so."""
+        from metricdiff.scoring import score
+
         adapter, chosen = self._adapter(impl, metric, options)
         streams = [refs] if refs and isinstance(refs[0], str) else refs
         segments = [tuple(seg) for seg in zip(*streams, strict=True)] if hyps else []
         if len(segments) != len(hyps):
             raise ValueError(f"{len(hyps)} hypotheses but {len(segments)} reference segments")
-        result: Result = adapter.corpus_score(metric, list(hyps), segments, chosen)
-        return result
+        outcome = score(adapter, metric, hyps, segments, chosen,
+                        timeout=scoring_timeout(self._config))
+        if outcome.result is None:
+            pytest.fail(f"{impl} {metric}: {outcome.reason}", pytrace=False)
+        return outcome.result
 
     def signature(self, impl: str, metric: str, **options: Any) -> str:
         """The signature of ``impl`` under ``options``, as ``metricdiff score`` prints it."""
@@ -187,7 +226,7 @@ class Metricdiff:
     def verify(self, lock: str | Path | None = None) -> None:
         """Recompute ``lock`` (default: the one lock given to the session) and fail
         the test with the drift report if any score drifted."""
-        lines = _verify_lines(self._lock_path(lock))
+        lines = _verify_lines(self._lock_path(lock), scoring_timeout(self._config))
         if lines:
             pytest.fail("\n".join(lines), pytrace=False)
 

@@ -1,0 +1,22 @@
+"""Scoring implementations: ``score``, ``score_cases`` and ``score_requests``
+(``isolated.py``) are the one way every command scores; ``execution.run_jobs``
+is the machinery under them (and under the audit)."""
+
+from metricdiff.scoring.execution import CaseResult, ScoringFailed
+from metricdiff.scoring.isolated import (
+    DEFAULT_TIMEOUT,
+    Request,
+    score,
+    score_cases,
+    score_requests,
+)
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "CaseResult",
+    "Request",
+    "ScoringFailed",
+    "score",
+    "score_cases",
+    "score_requests",
+]

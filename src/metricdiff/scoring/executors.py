@@ -57,7 +57,7 @@ import attrs
 
 import metricdiff
 from metricdiff.implementations import AdapterUnavailable
-from metricdiff.scoring import execution
+from metricdiff.scoring import execution, worker
 from metricdiff.scoring.execution import CRASH, CaseResult, Executor, Job, OnResult, describe
 
 #: ``--executor`` values.
@@ -102,8 +102,8 @@ def _score_chunk(job: Job, timeout: float | None, shipped: Shipped
     """A Ray task: one chunk, in a worker process of this node."""
     # This process's __main__ is Ray's worker script: preloading it would make
     # the forkserver import Ray, and nothing of it is needed in a worker.
-    execution.FORKSERVER_PRELOAD = [
-        name for name in execution.FORKSERVER_PRELOAD if name != "__main__"
+    worker.FORKSERVER_PRELOAD = [
+        name for name in worker.FORKSERVER_PRELOAD if name != "__main__"
     ]
     environ = shipped.environ if shipped.replace else {**os.environ, **shipped.environ}
     return execution.run_chunk_here(job, timeout, environ, shipped.sys_path)

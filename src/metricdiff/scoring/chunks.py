@@ -1,0 +1,136 @@
+"""A job cut into chunks, a chunk scored by an adapter and judged, and jobs run
+chunk by chunk in this process (``run_jobs`` with ``timeout=None`` and one
+worker).  What a worker process runs is ``score_chunk`` on an adapter it built
+with ``build_adapter``."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+
+from metricdiff.cases.case import Sample
+from metricdiff.errors import AdapterUnavailable, InvalidOutput, UnsupportedOption
+from metricdiff.implementations import AnyAdapter, get_adapter
+from metricdiff.implementations.base import Adapter
+from metricdiff.profiles.metrics import Options
+from metricdiff.scoring.execution import (
+    CRASH,
+    INVALID,
+    OK,
+    CaseResult,
+    Job,
+    OnResult,
+    Raised,
+)
+from metricdiff.scoring.validate import describe, message_of, validate
+from metricdiff.statistics import BleuResult, RougeResult
+
+
+def judge(value: object) -> CaseResult:
+    """One of ``score_cases``'s outcomes as a ``CaseResult``."""
+    if isinstance(value, InvalidOutput):  # it answered, but not with a score
+        return CaseResult(INVALID, None, describe(value))
+    if isinstance(value, BaseException):
+        return CaseResult(CRASH, None, describe(value), raised_by(value))
+    problem = validate(value)
+    if problem is not None:
+        return CaseResult(INVALID, None, problem)
+    assert isinstance(value, (BleuResult, RougeResult))
+    return CaseResult(OK, value)
+
+
+def raised_by(error: BaseException) -> Raised:
+    unsupported = isinstance(error, (UnsupportedOption, AdapterUnavailable))
+    return Raised(type(error).__name__, message_of(error), unsupported)
+
+
+def adapter_class(impl: str, metric: str, adapter_path: str | None) -> type[AnyAdapter]:
+    if adapter_path is None:
+        return type(get_adapter(impl, metric))
+    module_name, _, class_name = adapter_path.partition(":")
+    cls = getattr(importlib.import_module(module_name), class_name)
+    if not (isinstance(cls, type) and issubclass(cls, Adapter)):
+        raise TypeError(f"{adapter_path} is not an Adapter class")
+    return cls
+
+
+def build_adapter(impl: str, metric: str, adapter_path: str | None) -> AnyAdapter:
+    adapter = adapter_class(impl, metric, adapter_path)()
+    adapter.ensure_available()
+    return adapter
+
+
+def _batch_size(job: Job) -> int:
+    try:
+        size = int(adapter_class(job.impl, job.metric, job.adapter_path).batch_size)
+    except Exception:  # the worker will report why the adapter cannot be built
+        size = Adapter.batch_size
+    return max(1, size)
+
+
+def chunks_of(job: Job, batch_size: int | None = None) -> list[tuple[int, ...]]:
+    """The indices of ``job``'s cases, chunk by chunk: ``batch_size`` at a time
+    (default: its adapter class's)."""
+    size = _batch_size(job) if batch_size is None else max(1, batch_size)
+    return [
+        tuple(range(start, min(start + size, len(job.cases))))
+        for start in range(0, len(job.cases), size)
+    ]
+
+
+def score_chunk(
+    adapter: AnyAdapter, metric: str, options: Options, cases: Sequence[Sample]
+) -> list[CaseResult]:
+    """``score_cases`` on ``cases``, judged; raises if it raises or miscounts."""
+    outcomes = adapter.score_cases(metric, cases, options)
+    if len(outcomes) != len(cases):
+        raise RuntimeError(
+            f"score_cases returned {len(outcomes)} outcomes for {len(cases)} cases"
+        )
+    return [judge(value) for value in outcomes]
+
+
+# --------------------------------------------------------------------------
+# In this process (timeout=None, one worker)
+
+
+def run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0,
+                   adapter: AnyAdapter | None = None) -> list[CaseResult]:
+    """``job`` scored in this process, by ``adapter`` if given (else one built
+    for it), a chunk at a time; a chunk that raises as a whole is scored again
+    case by case."""
+    results: list[CaseResult] = []
+
+    def report() -> None:  # the cases that have just got their outcome
+        if on_result is not None:
+            while reported[0] < len(results):
+                on_result(number, reported[0], results[reported[0]])
+                reported[0] += 1
+
+    reported = [0]
+    try:
+        if adapter is None:
+            adapter = build_adapter(job.impl, job.metric, job.adapter_path)
+    except Exception as error:
+        failure = CaseResult(CRASH, None, describe(error))
+        results.extend([failure] * len(job.cases))
+        report()
+        return results
+    for chunk in chunks_of(job, adapter.batch_size):
+        cases = [job.cases[i] for i in chunk]
+        try:
+            results.extend(score_chunk(adapter, job.metric, job.options, cases))
+            report()
+            continue
+        except (Exception, SystemExit) as error:
+            if len(cases) == 1:
+                results.append(CaseResult(CRASH, None, describe(error)))
+                report()
+                continue
+        for case in cases:  # the chunk raised as a whole: one by one
+            try:
+                results.extend(score_chunk(adapter, job.metric, job.options, [case]))
+            except (Exception, SystemExit) as error:
+                results.append(CaseResult(CRASH, None, describe(error)))
+            report()
+    return results

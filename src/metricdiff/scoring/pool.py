@@ -1,0 +1,378 @@
+"""Worker processes scoring chunks under deadlines: ``run_jobs`` with a timeout.
+
+Process model.  With a timeout (the default), the cases run in worker
+processes: ``workers`` of them at most, each started once and reused for chunk
+after chunk (a chunk is ``batch_size`` cases of one job, the adapter class's
+attribute: 200 by default, 2000 for the Perl ROUGE, whose every call costs a
+process), each building an adapter once per (implementation, metric) and calling
+its ``score_cases`` on the chunk.  Idle workers outlive the call and serve the
+next one, adapters (and imported libraries) included, so that a caller making
+many small calls (the shrinker) does not pay a worker and an import of nltk per
+call; ``shutdown_workers()`` stops them, and so does the end of the process.
+A chunk that does not finish within ``timeout`` seconds of the call's start
+(the clock starts once the worker has its adapter, see below) has its worker
+killed (with its process group, so that a Perl child dies too); a chunk whose worker
+dies, or whose ``score_cases`` raises instead of returning, is likewise given
+up.  Its cases are then retried one by one, each with the same timeout, so that
+only the cases that hang or kill the process are lost (a hang costs its chunk's
+timeout, then its own: about ``2 * timeout``): those are recorded as
+``timeout`` (``no result within T s``) or ``crash`` (``process died with exit
+code N`` / ``process killed by signal SIGSEGV``).  A worker that died or was
+killed is replaced when the next chunk needs one.  Building the adapter
+(importing the library, ``ensure_available``) has its own, longer allowance,
+``max(timeout, SETUP_TIMEOUT)``, counted from when the chunk is sent (a fresh
+worker boots in it); if it fails or runs out, every case of that job is
+recorded with the reason and the job's remaining chunks are not sent.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import math
+import os
+import pickle
+import signal
+import sys
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
+
+import attrs
+
+from metricdiff.scoring.chunks import chunks_of
+from metricdiff.scoring.execution import (
+    CRASH,
+    SETUP_TIMEOUT,
+    TIMEOUT,
+    CaseResult,
+    Job,
+    OnResult,
+)
+from metricdiff.scoring.validate import describe
+from metricdiff.scoring.worker import start_context, without_main_script, worker_main
+
+
+def _death(process: BaseProcess) -> str:
+    process.join(timeout=5.0)
+    code = process.exitcode
+    if code is None:
+        return "process stopped answering"
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return f"process killed by signal {name}"
+    return f"process died with exit code {code}"
+
+
+@attrs.define
+class _Task:
+    job: int
+    indices: tuple[int, ...]
+
+
+@attrs.define(eq=False)
+class _Worker:
+    process: BaseProcess
+    conn: Connection
+    lifeline: Connection  # never written; closing it stops the worker
+    task: _Task | None = None
+    ready: bool = False
+    deadline: float = math.inf
+
+    def kill(self) -> None:
+        pid = self.process.pid
+        if pid is not None and hasattr(os, "killpg"):
+            try:  # the worker leads its own session: take its children too
+                os.killpg(pid, signal.SIGKILL)
+            except OSError:  # not yet its own group
+                with contextlib.suppress(OSError):
+                    self.process.kill()
+        else:
+            with contextlib.suppress(OSError):
+                self.process.kill()
+        self.process.join(timeout=5.0)
+        self.close()
+
+    def close(self) -> None:
+        self.conn.close()
+        self.lifeline.close()
+
+
+class Pool:
+    """The worker processes of one ``run_jobs`` call, scheduling its chunks."""
+
+    def __init__(
+        self,
+        jobs: Sequence[Job],
+        workers: int,
+        timeout: float | None,
+        on_result: OnResult | None = None,
+        environ: Mapping[str, str] | None = None,
+        sys_path: Sequence[str] | None = None,
+        chunking: Callable[[Job], list[tuple[int, ...]]] | None = None,
+    ) -> None:
+        self.jobs = jobs
+        # What the workers get instead of this process's (run_chunk_here).
+        self.environ = None if environ is None else dict(environ)
+        self.sys_path = None if sys_path is None else list(sys_path)
+        self.on_result = on_result
+        self.workers = workers
+        self.timeout = timeout
+        self.setup_timeout = None if timeout is None else max(timeout, SETUP_TIMEOUT)
+        self.context = start_context()
+        self.results: list[list[CaseResult | None]] = [[None] * len(j.cases) for j in jobs]
+        self.job_failure: dict[int, CaseResult] = {}
+        self.pending: deque[_Task] = deque(
+            _Task(number, chunk)
+            for number, job in enumerate(jobs)
+            for chunk in (chunking or chunks_of)(job)
+        )
+        self.idle: list[_Worker] = _take_kept(workers)
+        self.busy: dict[Connection, _Worker] = {}
+
+    def run(self) -> list[list[CaseResult]]:
+        try:
+            while self.pending or self.busy:
+                self._dispatch()
+                if not self.busy:
+                    continue
+                self._wait()
+        except BaseException:
+            self._shutdown(keep=False)
+            raise
+        self._shutdown(keep=True)
+        out: list[list[CaseResult]] = []
+        for row in self.results:
+            assert all(r is not None for r in row)
+            out.append([r for r in row if r is not None])
+        return out
+
+    # -- scheduling ----------------------------------------------------------
+
+    def _dispatch(self) -> None:
+        while self.pending and len(self.busy) < self.workers:
+            task = self.pending.popleft()
+            if task.job in self.job_failure:
+                self._fill(task, self.job_failure[task.job])
+                continue
+            worker = self.idle.pop() if self.idle else self._start()
+            job = self.jobs[task.job]
+            message = (
+                dict(os.environ) if self.environ is None else self.environ,
+                list(sys.path) if self.sys_path is None else self.sys_path,
+                job.impl,
+                job.metric,
+                job.adapter_path,
+                job.options,
+                [job.cases[i] for i in task.indices],
+            )
+            worker.task, worker.ready = task, False
+            worker.deadline = (
+                math.inf if self.setup_timeout is None
+                else time.monotonic() + self.setup_timeout
+            )
+            self.busy[worker.conn] = worker
+            try:
+                worker.conn.send(message)
+            except (pickle.PicklingError, TypeError, AttributeError) as error:
+                self._release(worker)  # nothing was sent
+                self._fail_job(
+                    task, CaseResult(CRASH, None, f"cannot send the job: {describe(error)}")
+                )
+            except (OSError, ValueError):  # died while booting
+                self._died(worker)
+
+    def _start(self) -> _Worker:
+        parent, child = self.context.Pipe(duplex=True)
+        life_r, life_w = self.context.Pipe(duplex=False)
+        process = self.context.Process(
+            target=worker_main,
+            args=(child, life_r),
+            name="metricdiff-worker",
+            daemon=False,
+        )
+        with without_main_script():
+            process.start()
+        child.close()
+        life_r.close()
+        return _Worker(process, parent, life_w)
+
+    def _wait(self) -> None:
+        now = time.monotonic()
+        nearest = min(w.deadline for w in self.busy.values())
+        timeout = None if math.isinf(nearest) else max(0.0, nearest - now)
+        for conn in wait(list(self.busy), timeout=timeout):
+            worker = self.busy.get(conn)  # type: ignore[call-overload]
+            if worker is not None:
+                self._receive(worker)
+        now = time.monotonic()
+        for worker in list(self.busy.values()):
+            if worker.deadline > now:
+                continue
+            # A message that arrived just now wins over the deadline.
+            while worker.conn in self.busy and worker.deadline <= now and _poll(worker.conn):
+                self._receive(worker)
+            if worker.conn in self.busy and worker.deadline <= now:
+                self._timed_out(worker)
+
+    # -- outcomes ------------------------------------------------------------
+
+    def _receive(self, worker: _Worker) -> None:
+        try:
+            message = worker.conn.recv()
+        except (EOFError, OSError, pickle.UnpicklingError):
+            self._died(worker)
+            return
+        task = worker.task
+        assert task is not None
+        kind = message[0]
+        if kind == "ready":
+            worker.ready = True
+            worker.deadline = (
+                math.inf if self.timeout is None else time.monotonic() + self.timeout
+            )
+            return
+        self._release(worker)
+        if kind == "done":
+            for index, result in zip(task.indices, message[1], strict=True):
+                self._set(task.job, index, result)
+        elif kind == "setup-failed":
+            self._fail_job(task, CaseResult(CRASH, None, message[1]))
+        else:  # "raised": score_cases raised for the whole chunk
+            self._retry_or_record(task, CaseResult(CRASH, None, message[1]))
+
+    def _died(self, worker: _Worker) -> None:
+        task, ready = worker.task, worker.ready
+        self._discard(worker)
+        how = _death(worker.process)
+        worker.kill()  # whatever it left running in its process group
+        assert task is not None
+        if not ready:
+            self._fail_job(
+                task, CaseResult(CRASH, None, f"{how} while setting up the adapter")
+            )
+        else:
+            self._retry_or_record(task, CaseResult(CRASH, None, how))
+
+    def _timed_out(self, worker: _Worker) -> None:
+        task, ready = worker.task, worker.ready
+        self._discard(worker)
+        worker.kill()
+        assert task is not None
+        if not ready:
+            self._fail_job(
+                task,
+                CaseResult(
+                    TIMEOUT, None,
+                    f"setting up the adapter took longer than {self.setup_timeout:g} s",
+                ),
+            )
+        else:
+            self._retry_or_record(
+                task, CaseResult(TIMEOUT, None, f"no result within {self.timeout:g} s")
+            )
+
+    def _retry_or_record(self, task: _Task, outcome: CaseResult) -> None:
+        """A chunk that failed as a whole: its cases one by one; a single case
+        that failed: that is its outcome."""
+        if len(task.indices) == 1:
+            self._fill(task, outcome)
+        else:
+            self.pending.extendleft(
+                _Task(task.job, (index,)) for index in reversed(task.indices)
+            )
+
+    def _fail_job(self, task: _Task, outcome: CaseResult) -> None:
+        self.job_failure.setdefault(task.job, outcome)
+        self._fill(task, self.job_failure[task.job])
+
+    def _fill(self, task: _Task, outcome: CaseResult) -> None:
+        for index in task.indices:
+            self._set(task.job, index, outcome)
+
+    def _set(self, job: int, index: int, outcome: CaseResult) -> None:
+        first = self.results[job][index] is None
+        self.results[job][index] = outcome
+        if first and self.on_result is not None:
+            self.on_result(job, index, outcome)
+
+    # -- workers -------------------------------------------------------------
+
+    def _release(self, worker: _Worker) -> None:
+        self.busy.pop(worker.conn, None)
+        worker.task, worker.ready, worker.deadline = None, False, math.inf
+        self.idle.append(worker)
+
+    def _discard(self, worker: _Worker) -> None:
+        self.busy.pop(worker.conn, None)
+
+    def _shutdown(self, keep: bool) -> None:
+        """Keep the idle workers for the next call (``keep``) or stop them; kill
+        the busy ones (there are some only after an exception)."""
+        if keep:
+            _keep(self.idle)
+        else:
+            _stop(self.idle)
+        for worker in list(self.busy.values()):
+            worker.kill()
+        self.idle = []
+        self.busy.clear()
+
+
+def _stop(workers: Sequence[_Worker]) -> None:
+    for worker in workers:
+        with contextlib.suppress(OSError, ValueError):
+            worker.conn.send(None)
+    for worker in workers:
+        worker.process.join(timeout=2.0)
+        if worker.process.exitcode is None:
+            worker.kill()
+        else:
+            worker.close()
+
+
+# Idle workers kept between ``run_jobs`` calls, with the adapters they have
+# built: a caller that runs many small batches (the shrinker) pays for a worker
+# and its library's import once, not once per call.  Each gets the parent's
+# environment and sys.path with every chunk, so a kept worker behaves as a new
+# one would; ``shutdown_workers`` (also run at exit) stops them.
+_KEPT: list[_Worker] = []
+_KEPT_LOCK = threading.Lock()
+
+
+def _take_kept(count: int) -> list[_Worker]:
+    with _KEPT_LOCK:
+        alive = [w for w in _KEPT if w.process.is_alive()]
+        dead = [w for w in _KEPT if w not in alive]
+        taken, _KEPT[:] = alive[:count], alive[count:]
+    for worker in dead:
+        worker.kill()
+    return taken
+
+
+def _keep(workers: Sequence[_Worker]) -> None:
+    with _KEPT_LOCK:
+        _KEPT.extend(workers)
+
+
+def shutdown_workers() -> None:
+    """Stop the worker processes kept for later ``run_jobs`` calls."""
+    with _KEPT_LOCK:
+        workers, _KEPT[:] = list(_KEPT), []
+    _stop(workers)
+
+
+atexit.register(shutdown_workers)
+
+
+def _poll(conn: Connection) -> bool:
+    try:
+        return conn.poll(0)
+    except (OSError, EOFError):
+        return True  # recv will report the death

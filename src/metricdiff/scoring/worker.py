@@ -1,0 +1,197 @@
+"""The worker processes' side: how they start, and what they run.
+
+Start method: ``forkserver`` where the platform has it (Linux, macOS),
+``spawn`` elsewhere.  Workers must not be forked from the audit process itself:
+by the time it runs jobs it may hold threads started by a library it imported
+(torch's OpenMP pool, a tokenizer's thread pool), whose locks a forked child can
+inherit held -- the fork-after-threads deadlock that Python 3.12 warns about and
+that made 3.14 stop forking by default -- and it holds monkeypatches, open files
+and caches that a worker should not see.  A forkserver is a fresh,
+single-threaded interpreter, started once per metricdiff process (~0.3 s, on
+the first ``run_jobs`` call), that imports ``metricdiff.scoring.worker`` and the
+reference adapter once and then forks each worker from that clean state: a new
+worker costs ~20 ms instead of the ~0.3 s of a spawned interpreter re-importing
+metricdiff, which matters for the
+replacement of every worker killed on a timeout or death, and for every
+``run_jobs`` call after the first.  What a worker forked from the server
+would otherwise get stale is passed explicitly with every chunk: the parent's
+current ``os.environ`` (a forkserver child inherits the server's, frozen when it
+started, so ``XDG_CACHE_HOME`` or ``METRICDIFF_PEERS_DIR`` set later would not
+count) and ``sys.path``; the working directory is set by multiprocessing.  The
+main script is not re-run in the child, as either start method would do by
+default (see ``without_main_script``): code from ``python -`` and scripts
+without an ``if __name__ == "__main__"`` guard work too.
+
+A worker puts itself in a session of its own (so the terminal's Ctrl-C reaches
+only the parent, which then kills every worker, and a kill takes the worker's
+own children along), ignores SIGINT, sends its standard output to standard error
+(a library's chatter must not land in metricdiff's JSON on stdout), and kills
+itself and its process group when its lifeline -- a pipe the parent holds open
+and never writes -- reaches end of file, i.e. when the parent is gone, even by
+SIGKILL (its parent pid cannot tell: under forkserver that is the server, which
+stays up as long as any worker does).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import multiprocessing
+import os
+import pickle
+import signal
+import sys
+import threading
+from collections.abc import Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from metricdiff.implementations import AnyAdapter
+from metricdiff.scoring.chunks import build_adapter, score_chunk
+from metricdiff.scoring.execution import INVALID, CaseResult
+from metricdiff.scoring.validate import describe
+
+#: Imported once by the forkserver, so that a worker forked from it starts warm.
+FORKSERVER_PRELOAD = [
+    "__main__", "metricdiff.scoring.worker", "metricdiff.implementations.reference.adapter"
+]
+
+
+def _peer_modules() -> list[str]:
+    """The installed peers' modules (each adapter's ``modules``), for the forkserver
+    to import once: every pool forks fresh workers, and the shrinker starts a pool
+    per judgement, so a worker that had to import NLTK or rouge-score itself
+    would pay for it hundreds of times.  Only installed ones: the forkserver
+    skips a module that raises ImportError, but nothing else."""
+    from metricdiff.implementations import adapter_for_family, adapter_names, families_of
+
+    wanted = [
+        module
+        for name in adapter_names()
+        if not name.startswith(("python:", "cmd:"))
+        for family_name in families_of(name)
+        for module in adapter_for_family(name, family_name).modules
+    ]
+    return [m for m in dict.fromkeys(wanted) if importlib.util.find_spec(m.split(".")[0])]
+
+
+def start_context() -> Any:  # a ForkServerContext or SpawnContext (platform-dependent stubs)
+    """forkserver (preloaded) where available, else spawn: see the docstring."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        # Only read when the server starts (once per process); a server that
+        # is already running keeps its preloads.
+        context.set_forkserver_preload([*FORKSERVER_PRELOAD, *_peer_modules()])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+_MAIN_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def without_main_script() -> Iterator[None]:
+    """Start a worker (and the forkserver) without re-running the main script.
+
+    A spawned or forkserver child re-runs ``__main__`` -- by its ``__spec__``
+    name or its ``__file__`` -- before anything else.  Code read from standard
+    input (``python -``) has the ``__file__`` ``<stdin>``, which is no file, so
+    every worker died on start and every implementation became a crash; and a
+    script that calls metricdiff without an ``if __name__ == "__main__"`` guard
+    would start workers from every worker.  The workers need nothing from the
+    main script (adapters come from the registry or an importable
+    ``adapter_path``), so while one starts ``__main__`` shows neither.  (A
+    notebook's ``__main__`` has no file to begin with.)"""
+    main = sys.modules.get("__main__")
+    if main is None:
+        yield
+        return
+    with _MAIN_LOCK:
+        hidden: dict[str, Any] = {name: main.__dict__.pop(name)
+                                  for name in ("__file__", "__spec__") if name in main.__dict__}
+        main.__dict__["__spec__"] = None
+        try:
+            yield
+        finally:
+            main.__dict__.update(hidden)
+            if "__spec__" not in hidden:
+                del main.__dict__["__spec__"]
+
+
+def _detach(lifeline: Connection) -> None:
+    """Set a worker apart: own session, no SIGINT, stdout to stderr, and gone
+    as soon as ``lifeline`` reaches end of file -- the parent never writes to
+    it, so that happens when the parent closes it or dies.  (The parent pid is
+    no use: a forkserver child's parent is the server, which outlives the
+    audit for as long as any of its children lives.)"""
+    with contextlib.suppress(ValueError, OSError):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    leader = False
+    if hasattr(os, "setsid"):
+        try:
+            os.setsid()
+            leader = True
+        except OSError:
+            pass
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        sys.stdout.flush()
+        os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+
+    def watch() -> None:
+        with contextlib.suppress(OSError, EOFError):
+            wait([lifeline])
+        if leader:  # take the adapter's own children (Perl) along
+            with contextlib.suppress(OSError):
+                os.killpg(os.getpid(), signal.SIGKILL)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="metricdiff-lifeline", daemon=True).start()
+
+
+def worker_main(conn: Connection, lifeline: Connection) -> None:
+    """Receive ``(environ, sys_path, impl, metric, adapter_path, options,
+    cases)``; answer ``("ready",)`` once the adapter is built, then ``("done",
+    [CaseResult])``, or ``("setup-failed", error)`` / ``("raised", error)``;
+    ``None`` stops.  ``environ`` and ``sys_path`` are the parent's at dispatch
+    time and replace the worker's own; the worker kills itself and its process
+    group when ``lifeline`` closes."""
+    _detach(lifeline)
+    adapters: dict[tuple[str, str, str | None], AnyAdapter] = {}
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            return
+        if message is None:
+            return
+        environ, sys_path, impl, metric, adapter_path, options, cases = message
+        if environ != os.environ:
+            os.environ.clear()
+            os.environ.update(environ)
+        if sys_path != sys.path:
+            sys.path[:] = sys_path
+        key = (impl, metric, adapter_path)
+        try:
+            adapter = adapters.get(key) or build_adapter(impl, metric, adapter_path)
+        except BaseException as error:
+            conn.send(("setup-failed", describe(error)))
+            continue
+        adapters[key] = adapter
+        conn.send(("ready",))
+        try:
+            results = score_chunk(adapter, metric, options, cases)
+        except BaseException as error:  # SystemExit from a library included
+            conn.send(("raised", describe(error)))
+            continue
+        try:
+            conn.send(("done", results))
+        except (pickle.PicklingError, TypeError, AttributeError):
+            conn.send(("done", [_sendable(result) for result in results]))
+
+
+def _sendable(result: CaseResult) -> CaseResult:
+    try:
+        pickle.dumps(result)
+    except Exception as error:
+        return CaseResult(INVALID, None, f"result cannot be sent back: {describe(error)}")
+    return result
