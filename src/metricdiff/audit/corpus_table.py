@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from metricdiff.audit.metric import MetricAudit
-from metricdiff.cases.case import Case
+from metricdiff.cases.case import Case, Sample
 from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
+from metricdiff.scoring.execution import CaseResult
 
 
 def corpus_table(audit: MetricAudit, corpus: Case, impls: Sequence[str] | None,
@@ -25,5 +26,19 @@ def corpus_table(audit: MetricAudit, corpus: Case, impls: Sequence[str] | None,
                     if inference.found})
     sample = corpus.for_metric(audit.metric).sample
     comparison = compare_corpus({audit.metric: sample}, impls, DEFAULT_REPORT, workers,
-                                timeout, claimed)
+                                timeout, claimed, _scored_already(audit, sample))
     return comparison[audit.metric]
+
+
+def _scored_already(audit: MetricAudit, sample: Sample) -> dict[tuple[str, str], CaseResult]:
+    """Each implementation's outcome on the whole corpus as the audit scored it (its
+    case ``FILE:corpus``, or the one line of a one-line corpus), so that the table
+    scores nothing twice and a resumed audit nothing again.  The same result as
+    ``compare`` would get: a participant under its own profile differs from the
+    table's only in ``report``, which picks the number quoted, not how it is
+    computed; a user's own implementation is not told its profile at all."""
+    index = next((i for i, case in enumerate(audit.cases) if case.sample == sample), None)
+    if index is None:
+        return {}
+    return {(audit.metric, person.impl): audit.scores.own[person.name][index]
+            for person in audit.participants if person.name == person.impl}

@@ -204,6 +204,7 @@ def compare_corpus(
     workers: int = 2,
     timeout: float = 120.0,
     claimed: Mapping[str, Mapping[str, str]] | None = None,
+    scored_already: Mapping[tuple[str, str], CaseResult] | None = None,
 ) -> Comparison:
     """Compare implementations on each metric of ``samples`` (metric -> the
     corpus as that metric reads it: ROUGE's sentences separated by line breaks).
@@ -211,11 +212,16 @@ def compare_corpus(
     implementation); ``report``: what a ROUGE score is (``f``, ``recall``,
     ``precision``); ``workers`` and ``timeout``: of the worker processes that
     run the implementations (seconds per implementation and metric);
-    ``claimed``: see ``entrants``."""
+    ``claimed``: see ``entrants``; ``scored_already``: (metric, implementation) -> its
+    outcome on that metric's corpus, scored already under the same profile but
+    for ``report`` (which only picks the number quoted), so not scored again (the
+    audit's, journalled)."""
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
+    known = dict(scored_already or {})
     jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
                    for metric, those in people.items() for e in those
-                   if e.options is not None and e.name != REFERENCE),
+                   if e.options is not None and e.name != REFERENCE
+                   and (metric, e.name) not in known),
                   key=_slow_first)
     peers = Background(lambda: score_in_workers(jobs, workers, timeout)) if jobs else None
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
@@ -226,6 +232,7 @@ def compare_corpus(
     }
     outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
+    outcomes.update(known)
     compared = []
     for metric, those in people.items():
         scores = [_score_of(e, references[metric], outcomes) for e in those]
