@@ -6,7 +6,7 @@ validated), so a crash, a hang or a NaN is an outcome with one meaning in each:
 * snapshot: a refused entry, one line on stderr, never written into the lock;
 * verify: a failure line naming the case and the implementation, exit status 1;
 * pytest: a failed test, and the session goes on;
-* the Python API: ``ScoringFailed`` saying why.
+* the Python API: ``ImplementationFailed`` saying why.
 
 The misbehaving implementation is ``fake_adapters.MisbehavingAdapter`` (ROUGE-1),
 registered as ``misbehaving``: a hypothesis starting with KILL kills its process
@@ -27,8 +27,9 @@ import pytest
 import fake_adapters
 from metricdiff import implementations
 from metricdiff.cli import main
+from metricdiff.errors import ImplementationFailed
 from metricdiff.locks import snapshot
-from metricdiff.scoring import ScoringFailed, score, score_cases
+from metricdiff.scoring import score, score_cases
 
 pytest_plugins = ["pytester"]
 
@@ -89,7 +90,7 @@ def test_the_api_scores_the_reference_here_and_isolates_the_rest() -> None:
 def test_the_python_api_raises_what_went_wrong() -> None:
     import metricdiff
 
-    with pytest.raises(ScoringFailed) as caught:
+    with pytest.raises(ImplementationFailed) as caught:
         metricdiff.score("misbehaving", "rouge-1", ["NAN now"], [["a"]])
     assert str(caught.value) == f"misbehaving rouge-1: {NAN}"
 
@@ -158,7 +159,7 @@ def test_snapshot_refuses_what_crashed_hung_or_is_nan_and_writes_the_rest(
         f"refused: hyp.txt:3  {where}  {NAN} (not written into the lock)",
         f"refused: hyp.txt:corpus  {where}  {KILLED} (not written into the lock)",
     ]
-    assert out.startswith(f"wrote {lock}: 1 score (0 raised, 4 refused), 1 case")
+    assert out.startswith(f"wrote {lock}: 1 score (0 raised, 4 refused), 1 case,")
     [entry] = snapshot.read(lock).entries
     assert (entry.case, entry.result) == ("hyp.txt:4", FINE)
     assert "nan" not in lock.read_text(encoding="utf-8")

@@ -116,7 +116,7 @@ def score(
     (axis -> value) changed.  ``score`` is BLEU on 0-100, ROUGE's F on 0-1, as
     the implementations report them; ``corpus`` has the rest.  A peer or your own
     implementation runs in a worker process: one that raises, dies, hangs or
-    returns an invalid result raises ``ScoringFailed`` saying which."""
+    returns an invalid result raises ``ImplementationFailed`` saying which."""
     from metricdiff import scoring
     from metricdiff.implementations import get_adapter
     from metricdiff.profiles import profile_of

@@ -2,7 +2,7 @@
 (``isolated.py``) are the one way every command scores; ``execution.run_jobs``
 is the machinery under them (and under the audit)."""
 
-from metricdiff.scoring.execution import CaseResult, ScoringFailed
+from metricdiff.scoring.execution import CaseResult
 from metricdiff.scoring.isolated import (
     DEFAULT_TIMEOUT,
     Request,
@@ -15,7 +15,6 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "CaseResult",
     "Request",
-    "ScoringFailed",
     "score",
     "score_cases",
     "score_requests",

@@ -39,6 +39,7 @@ from typing import Protocol
 import attrs
 
 from metricdiff.cases.case import Sample
+from metricdiff.errors import ImplementationFailed
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.scoring.validate import MAX_ERROR, describe, validate
 
@@ -72,11 +73,6 @@ class Job:
     cases: tuple[Sample, ...] = attrs.field(converter=_freeze_cases)
     label: str = "declared"
     adapter_path: str | None = None
-
-
-class ScoringFailed(RuntimeError):
-    """An implementation gave no result: it raised, its process died, it hung, or
-    what it returned is invalid (``CaseResult.result_or_raise``)."""
 
 
 @attrs.frozen
@@ -113,9 +109,10 @@ class CaseResult:
         return self.status == OK
 
     def result_or_raise(self, what: str) -> Result:
-        """The result, or ``ScoringFailed`` naming ``what`` failed and why."""
+        """The result, or ``ImplementationFailed`` naming ``what`` failed and why
+        (it raised, its process died, it hung, or what it returned is invalid)."""
         if self.result is None:
-            raise ScoringFailed(f"{what}: {self.reason}")
+            raise ImplementationFailed(f"{what}: {self.reason}")
         return self.result
 
     @property
@@ -242,7 +239,6 @@ __all__ = [
     "Job",
     "OnResult",
     "Raised",
-    "ScoringFailed",
     "chunks",
     "describe",
     "run_chunk_here",
