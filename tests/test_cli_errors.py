@@ -220,7 +220,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Ctrl-C while the second metric is scored: one line, 130, the first metric's
-    findings written, the journal closed and whole; --resume then gives what an
+    findings and reports written, the journal closed and whole; --resume then gives what an
     uninterrupted run gives."""
     argv = ["audit", "--metric", "bleu", "--metric", "rouge-1", "--impl", "reference",
             "--no-minimise", *inputs(tmp_path)]
@@ -245,9 +245,11 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     out = tmp_path / "cut"
     status, stdout, err = run(capsys, *argv, "--out", out)
     assert status == EXIT_INTERRUPTED
-    assert stdout == ""
+    # The first metric is printed as soon as it is done, and its reports written.
+    assert stdout.startswith("== bleu: reference\n") and "== rouge-1" not in stdout
     assert err.splitlines()[-1] == (
-        "metricdiff: interrupted; run the same command with --resume to continue")
+        f"metricdiff: interrupted; the reports of bleu are in {out} (`metricdiff report "
+        f"--from {out}` rebuilds them); run the same command with --resume to continue")
     assert "Traceback" not in err
     assert closed == [out / "journal.jsonl"]
     # The first metric's files are written as soon as it is done.

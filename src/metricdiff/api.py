@@ -166,15 +166,21 @@ def compare(
 @attrs.frozen
 class AuditResult:
     """What ``metricdiff audit`` finds on a corpus: each finding (a disagreement
-    and its cause, on a minimal example); ``to_dict()["findings"]`` is
-    ``findings.json``."""
+    and its cause, on a minimal example), and first the table it leads with,
+    ``comparison``: every implementation's score on the whole corpus and each gap
+    split by axis, as ``metricdiff.compare`` gives it.  ``to_dict()["findings"]``
+    is ``findings.json``, ``to_dict()["comparison"]`` is ``compare.json``."""
 
     metrics: tuple[str, ...]
     findings: tuple[Finding, ...]
+    comparison: Comparison | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"metrics": list(self.metrics),
-                "findings": [finding.to_json() for finding in self.findings]}
+        data: dict[str, Any] = {"metrics": list(self.metrics),
+                                "findings": [finding.to_json() for finding in self.findings]}
+        if self.comparison is not None:
+            data["comparison"] = self.comparison.to_dict()["metrics"]
+        return data
 
 
 def audit(
@@ -190,18 +196,22 @@ def audit(
     segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``."""
     from metricdiff.audit.cases import DEFAULT_METRICS, user_cases
     from metricdiff.audit.config import AuditConfig
+    from metricdiff.audit.corpus_table import corpus_table
     from metricdiff.audit.metric import audit_metric
     from metricdiff.cases import Case
+    from metricdiff.comparison.gaps import Comparison
     from metricdiff.implementations import chosen_metrics
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
     config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
     findings: list[Finding] = []
+    tables = []
     for metric in chosen:
         done = audit_metric(metric, user_cases(corpus, "input", metric), config)
         findings += done.findings
-    return AuditResult(tuple(chosen), tuple(findings))
+        tables.append(corpus_table(done, corpus, impls, {}, jobs, timeout))
+    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
 
 
 # ---------------------------------------------------------------- implementations

@@ -38,7 +38,9 @@ class AuditConfig:
     - ``journal``: records every case scored and skips those it already has
       (``--resume``);
     - ``progress``: called with a line at each step (which metric, how many
-      findings); ``progress_stream``: where a live progress line is drawn.
+      findings); ``progress_stream``: where a live progress line is drawn;
+    - ``strict``: hold every implementation to float noise alone, so that
+      differences within what its tolerance says it can state are findings too.
     """
 
     impls: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
@@ -50,3 +52,4 @@ class AuditConfig:
     journal: Journal | None = None
     progress: Callable[[str], None] = _quiet
     progress_stream: TextIO | None = None
+    strict: bool = False

@@ -73,7 +73,7 @@ def audit_metric(
     ``chosen``: what ``participants`` returned for ``metric``, when the caller has
     already asked (to refuse a metric nobody can run before scoring anything)."""
     impls = list(config.impls or adapter_names())
-    people, skipped = chosen or participants(metric, impls, config.user_profile)
+    people, skipped = chosen or participants(metric, impls, config.user_profile, config.strict)
     progress = config.progress
     progress(f"{metric}: {plural(len(people), 'participant')} on {plural(len(cases), 'case')}")
     scores = score_everything(metric, cases, people, config)

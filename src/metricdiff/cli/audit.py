@@ -7,6 +7,7 @@ import contextlib
 import json
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from metricdiff.cli._common import (
@@ -30,7 +31,9 @@ from metricdiff.profiles.metrics import METRICS
 from metricdiff.wording import could_not_score
 
 if TYPE_CHECKING:
+    from metricdiff.audit.metric import MetricAudit
     from metricdiff.cases.case import Case
+    from metricdiff.comparison.gaps import MetricComparison
     from metricdiff.findings.witness import Participant
 
 
@@ -72,12 +75,13 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit import cases as audit_inputs
     from metricdiff.audit import output as audit_output
     from metricdiff.audit.config import AuditConfig
+    from metricdiff.audit.corpus_table import corpus_table
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
-    from metricdiff.cli._user_impls import check_impls, write_inferred
-    from metricdiff.findings.finding import KINDS, by_cause
-    from metricdiff.implementations.base import Tolerance
+    from metricdiff.cli._user_impls import check_impls
+    from metricdiff.findings.finding import KINDS
+    from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
 
     user_input = input_given(args)
@@ -96,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     chosen: dict[str, tuple[list[Participant], list[str]]] = {}
     nobody = {}
     for metric in metrics:
-        people, skipped = participants(metric, names, user_profile)
+        people, skipped = participants(metric, names, user_profile, args.strict)
         if people:
             chosen[metric] = (people, skipped)
         else:
@@ -129,21 +133,36 @@ def run(args: argparse.Namespace) -> int:
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
     journal: Journal | None = None
-    audits = []
+    audits: list[MetricAudit] = []
+    compared: list[MetricComparison] = []
+    if out is not None and corpus is None:  # a table left by an earlier run is not this one's
+        (out / COMPARE_NAME).unlink(missing_ok=True)
+    args.finished = []  # for the interrupt hint: what is in --out already
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
         config = AuditConfig(
             impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
             minimise=not args.no_minimise, executor=executor, journal=journal,
             progress=progress, progress_stream=sys.stderr if show else None,
+            strict=args.strict,
         )
         for metric, (people, skipped) in chosen.items():
-            audits.append(audit_metric(metric, plan[metric], config, chosen=(people, skipped)))
+            audit = audit_metric(metric, plan[metric], config, chosen=(people, skipped))
+            audits.append(audit)
+            table = None
+            if corpus is not None:
+                table = corpus_table(audit, corpus, args.impl, user_profile, args.jobs,
+                                     args.timeout)
+                compared.append(table)
             if out:  # what is done is kept, even if a later metric fails or is interrupted
-                audit_output.write_findings(out, audits)
-                inferred = [i for a in audits for i in a.inferred]
-                if inferred:
-                    write_inferred(out, inferred)
+                _write(out, audits, compared)
+                args.finished.append(metric)
+            lost = _lost_input(audit.participants, corpus, metric)
+            if args.format == "json":
+                for warning in lost:
+                    print(warning, file=sys.stderr)
+            else:
+                print("\n".join(_metric_lines(audit, table, lost)), flush=True)
     finally:
         if journal is not None:
             journal.close()
@@ -152,41 +171,16 @@ def run(args: argparse.Namespace) -> int:
         saved = audit_output.save_fixtures(save_to, audits)
         if saved:
             print(f"saved minimal counterexamples to {saved}", file=sys.stderr)
-    if out:  # from the files just written, as `metricdiff report --from` does
-        from metricdiff.reports.audit_reports import write_reports
-
-        write_reports(out)
-    findings = [f for a in audits for f in a.findings]
     unscored = [name for a in audits for name in a.unscored()]
     # An implementation that failed on every case found nothing to disagree
     # with: its "0 findings" is no all-clear, and the exit status says so.
     status = 1 if unscored else 0
-    lost = {a.metric: _lost_input(a.participants, corpus, a.metric) for a in audits}
     if args.format == "json":
-        for warning in dict.fromkeys(line for lines in lost.values() for line in lines):
-            print(warning, file=sys.stderr)
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
         if unscored:
             print(f"audit{could_not_score(unscored)}", file=sys.stderr)
         return status
-    for audit in audits:
-        print(f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}")
-        for warning in lost[audit.metric]:
-            print(f"   {warning}")
-        for person in audit.participants:
-            if person.label != "stemmed" and person.tolerance != Tolerance():
-                tolerance = person.tolerance
-                print(f"   tolerance of {person.impl}: absolute {tolerance.absolute:g}, "
-                      f"relative {tolerance.relative:g} ({tolerance.reason})")
-        for reason in audit.skipped:
-            print(f"   skipped: {reason}")
-        for cause, group in by_cause(audit.findings):
-            pairs = ", ".join(
-                f"{f.impl_a}{' vs ' + f.impl_b if f.impl_b else ''} ({f.count})" for f in group
-            )
-            print(f"   {cause}: {pairs}")
-        for inference in audit.inferred:
-            print(f"   {inference.describe()}")
+    findings = [f for a in audits for f in a.findings]
     counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in KINDS}
     scored = sum(len(a.cases) for a in audits)
     unexplained = sum(1 for f in findings if f.kind in ("conformance", "agreement")
@@ -203,10 +197,63 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison]
+           ) -> None:
+    """The audit folder as it stands after each metric: its files and reports."""
+    from metricdiff.audit import output as audit_output
+    from metricdiff.cli._user_impls import write_inferred
+    from metricdiff.comparison.gaps import Comparison
+    from metricdiff.reports.audit_reports import write_reports
+    from metricdiff.reports.model import COMPARE_NAME
+
+    audit_output.write_findings(out, audits)
+    if compared:
+        text = json.dumps(Comparison(tuple(compared)).to_dict()["metrics"],
+                          ensure_ascii=False, indent=1)
+        (out / COMPARE_NAME).write_text(text + "\n", encoding="utf-8")
+    inferred = [i for a in audits for i in a.inferred]
+    if inferred:
+        write_inferred(out, inferred)
+    write_reports(out)  # from the files just written, as `metricdiff report --from` does
+
+
+def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
+                  lost: Sequence[str]) -> list[str]:
+    """What the text output says of one metric: input its implementations lose,
+    the table of the user's corpus, then the causes behind it."""
+    from metricdiff.comparison import render
+    from metricdiff.findings.finding import by_cause
+    from metricdiff.implementations.base import Tolerance
+
+    lines = [f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}"]
+    lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing
+    if table is not None:
+        lines.append(f"   your corpus ({render.scale(table)}):")
+        lines += [f"   {line}" for text in render.body(table, "text")
+                  for line in text.splitlines()]
+    for person in audit.participants:
+        if person.label != "stemmed" and person.tolerance != Tolerance():
+            lines.append(f"   tolerance of {person.impl}: {person.tolerance.describe()}")
+    lines += [f"   skipped: {reason}" for reason in audit.skipped]
+    for cause, group in by_cause(audit.findings):
+        pairs = ", ".join(
+            f"{f.impl_a}{' vs ' + f.impl_b if f.impl_b else ''} ({f.count})" for f in group
+        )
+        lines.append(f"   {cause}: {pairs}")
+    lines += [f"   {inference.describe()}" for inference in audit.inferred]
+    return lines
+
+
 def _interrupt_hint(args: argparse.Namespace) -> str:
     """What ``main`` adds to ``metricdiff: interrupted``: with ``--out``, the journal
-    holds every case scored so far, so the same command with --resume goes on."""
-    return "; run the same command with --resume to continue" if args.out else ""
+    holds every case scored so far, so the same command with --resume goes on; the
+    reports of the metrics finished are written, and ``report --from`` rebuilds them."""
+    if not args.out:
+        return ""
+    finished = getattr(args, "finished", [])
+    done = (f"; the reports of {', '.join(finished)} are in {args.out} (`metricdiff report "
+            f"--from {args.out}` rebuilds them)" if finished else "")
+    return f"{done}; run the same command with --resume to continue"
 
 
 def register(commands: Commands) -> None:
@@ -253,5 +300,9 @@ def register(commands: Commands) -> None:
     audit.add_argument("--save-fixtures", metavar="DIR",
                        help="write minimal counterexamples as fixtures here")
     audit.add_argument("--no-minimise", action="store_true", help="skip shrinking")
+    audit.add_argument("--strict", action="store_true",
+                       help="hold every implementation to float noise alone: differences "
+                       "within what it can state (its printed precision, float noise; the "
+                       "'tolerance of' lines) become findings too")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

@@ -75,11 +75,14 @@ class Entrant:
     declared: bool = True
 
 
-def entrants(metric: str, impls: Sequence[str] | None, report: str) -> list[Entrant]:
+def entrants(metric: str, impls: Sequence[str] | None, report: str,
+             claimed: Mapping[str, Mapping[str, str]] | None = None) -> list[Entrant]:
     """Who takes part in ``metric``: the reference (the paper's profile) first,
     then ``impls`` (default: every available implementation) that implement it.
     A named implementation that cannot run takes part with its reason, so that
-    nothing named is dropped in silence."""
+    nothing named is dropped in silence.  ``claimed``: the profile of a user's
+    own implementation (``python:``, ``cmd:``) by name, as its author declares
+    it or as the audit inferred it; without one it declares none."""
     names = [REFERENCE, *(impls if impls is not None else adapter_names())]
     chosen = []
     for name in dict.fromkeys(names):
@@ -94,7 +97,9 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str) -> list[Entr
             if impls is not None:
                 chosen.append(Entrant(name, metric, None, error=reason))
             continue
-        chosen.append(_entrant(adapter, name, metric, _settings(metric, report)))
+        own = (claimed or {}).get(name, {}) if adapter.user_profile else {}
+        chosen.append(_entrant(adapter, name, metric, {**own, **_settings(metric, report)},
+                               declared=bool(own) or not adapter.user_profile))
     return chosen
 
 
@@ -103,14 +108,14 @@ def _settings(metric: str, report: str) -> dict[str, str]:
     return {"report": report} if family(metric) == "rouge" else {}
 
 
-def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str, str]
-             ) -> Entrant:
+def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str, str],
+             declared: bool) -> Entrant:
     try:
         options = adapter.options(metric, dict(overrides))
     except Exception as error:  # a setting this implementation cannot honour
         return Entrant(name, metric, None, error=str(error))
     return Entrant(name, metric, options, adapter.signature(metric, options),
-                   declared=not adapter.user_profile)
+                   declared=declared)
 
 
 # ---------------------------------------------------------------- scoring
@@ -198,17 +203,25 @@ def compare_corpus(
     report: str = DEFAULT_REPORT,
     workers: int = 2,
     timeout: float = 120.0,
+    claimed: Mapping[str, Mapping[str, str]] | None = None,
+    scored_already: Mapping[tuple[str, str], CaseResult] | None = None,
 ) -> Comparison:
     """Compare implementations on each metric of ``samples`` (metric -> the
     corpus as that metric reads it: ROUGE's sentences separated by line breaks).
     ``impls``: who takes part besides the reference (default: every available
     implementation); ``report``: what a ROUGE score is (``f``, ``recall``,
     ``precision``); ``workers`` and ``timeout``: of the worker processes that
-    run the implementations (seconds per implementation and metric)."""
-    people = {metric: entrants(metric, impls, report) for metric in samples}
+    run the implementations (seconds per implementation and metric);
+    ``claimed``: see ``entrants``; ``scored_already``: (metric, implementation) -> its
+    outcome on that metric's corpus, scored already under the same profile but
+    for ``report`` (which only picks the number quoted), so not scored again (the
+    audit's, journalled)."""
+    people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
+    known = dict(scored_already or {})
     jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
                    for metric, those in people.items() for e in those
-                   if e.options is not None and e.name != REFERENCE),
+                   if e.options is not None and e.name != REFERENCE
+                   and (metric, e.name) not in known),
                   key=_slow_first)
     peers = Background(lambda: score_in_workers(jobs, workers, timeout)) if jobs else None
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
@@ -219,6 +232,7 @@ def compare_corpus(
     }
     outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
+    outcomes.update(known)
     compared = []
     for metric, those in people.items():
         scores = [_score_of(e, references[metric], outcomes) for e in those]

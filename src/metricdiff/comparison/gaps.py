@@ -9,7 +9,9 @@ from typing import Any, TypeVar
 
 import attrs
 
-from metricdiff.comparison.attribution import Attribution
+from metricdiff.comparison.attribution import Attribution, Contribution
+from metricdiff.json_values import number as _number
+from metricdiff.json_values import text as _text
 
 
 def signed(value: float) -> str:
@@ -19,9 +21,6 @@ def signed(value: float) -> str:
     if text == "0.00":
         return text
     return ("+" if value > 0 else "−") + text
-
-
-
 
 
 @attrs.frozen
@@ -39,6 +38,12 @@ class CorpusScore:
         if self.error:
             data["error"] = self.error
         return data
+
+    @classmethod
+    def from_dict(cls, impl: str, data: dict[str, Any]) -> CorpusScore:
+        score = data["score"]
+        return cls(impl, _text(data["signature"]), None if score is None else _number(score),
+                   _text(data.get("error", "")))
 
     def describe(self) -> str:
         """The score as text: ``75.65``, or ``could not score: <why>``."""
@@ -102,12 +107,34 @@ class Gap:
             "residual": self.residual,
             "sentence": self.sentence(),
         }
-        if self.attribution is not None and self.attribution.method != "exact":
-            data["method"] = self.attribution.method
-            data["error_bound"] = self.attribution.error_bound
+        found = self.attribution
+        if found is not None:
+            data["values"] = {c.axis: [c.before, c.after] for c in found.contributions}
+            data["reference_a"], data["reference_b"] = found.start, found.end
+            if found.method != "exact":
+                data["method"] = found.method
+                data["error_bound"] = found.error_bound
         if self.error:
             data["error"] = self.error
         return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any], scores: dict[str, CorpusScore]) -> Gap:
+        """The gap ``to_dict`` wrote; ``scores``: each implementation's, by name."""
+        impl_a, impl_b = _text(data["impl_a"]), _text(data["impl_b"])
+        score_a, score_b = scores[impl_a].score, scores[impl_b].score
+        if score_a is None or score_b is None:
+            raise ValueError(f"a gap between {impl_a} and {impl_b}, one of which has no score")
+        attribution = None
+        if "reference_a" in data:
+            values = data["values"]
+            attribution = Attribution(
+                _number(data["reference_a"]), _number(data["reference_b"]),
+                tuple(Contribution(_text(axis), _text(values[axis][0]), _text(values[axis][1]),
+                                   _number(points))
+                      for axis, points in data["contributions"].items()),
+                _text(data.get("method", "exact")), _number(data.get("error_bound", 0.0)))
+        return cls(impl_a, impl_b, score_a, score_b, attribution, _text(data.get("error", "")))
 
 
 @attrs.frozen
@@ -136,9 +163,19 @@ class MetricComparison:
     def to_dict(self) -> dict[str, Any]:
         return {
             "metric": self.metric,
+            "report": self.report,
             "scores": {entry.impl: entry.to_dict() for entry in self.scores},
             "gaps": [gap.to_dict() for gap in self.gaps],
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MetricComparison:
+        scores = {_text(impl): CorpusScore.from_dict(impl, entry)
+                  for impl, entry in data["scores"].items()}
+        report = data.get("report")
+        return cls(_text(data["metric"]), tuple(scores.values()),
+                   tuple(Gap.from_dict(gap, scores) for gap in data["gaps"]),
+                   None if report is None else _text(report))
 
 
 T = TypeVar("T")
@@ -175,6 +212,12 @@ class Comparison:
 
     def to_dict(self) -> dict[str, Any]:
         return {"metrics": [found.to_dict() for found in self.metrics]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Comparison:
+        """What ``to_dict`` gave, read back (a KeyError, TypeError or ValueError
+        when it is malformed)."""
+        return cls(tuple(MetricComparison.from_dict(found) for found in data["metrics"]))
 
 
 __all__ = ["Comparison", "CorpusScore", "Gap", "MetricComparison", "signed"]

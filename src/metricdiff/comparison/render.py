@@ -53,20 +53,32 @@ def failures(found: MetricComparison) -> list[CorpusScore]:
     return [entry for entry in found.scores if entry.score is None]
 
 
-def metric_block(found: MetricComparison, fmt: str) -> str:
-    """One metric: heading, table, the implementations that could not score, and
-    a sentence per pair."""
+def heading(found: MetricComparison) -> str:
+    """``bleu (BLEU, points 0-100)``."""
+    return f"{found.metric} ({scale(found)})"
+
+
+def body(found: MetricComparison, fmt: str) -> list[str]:
+    """What is said of one metric under its heading: the table, the
+    implementations that could not score, and a sentence per pair."""
     table = tabulate(rows(found), headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
                      disable_numparse=True)
     if fmt == "md":
-        lines = [f"## {found.metric} ({scale(found)})", "", table, ""]
+        lines = [table, ""]
         lines += [f"- `{e.impl}` could not score: {e.error}" for e in failures(found)]
         lines += [f"- {gap.sentence()}" for gap in found.gaps]
-        return "\n".join(lines)
-    lines = [f"== {found.metric} ({scale(found)})", table]
+        return lines
+    lines = [table]
     lines += [f"{e.impl} could not score: {e.error}" for e in failures(found)]
     lines += [f"  {gap.sentence()}" for gap in found.gaps]
-    return "\n".join(lines)
+    return lines
+
+
+def metric_block(found: MetricComparison, fmt: str) -> str:
+    """One metric: heading, then ``body``."""
+    if fmt == "md":
+        return "\n".join([f"## {heading(found)}", "", *body(found, fmt)])
+    return "\n".join([f"== {heading(found)}", *body(found, fmt)])
 
 
 def render(comparison: Comparison, fmt: str = "text") -> str:
@@ -74,4 +86,4 @@ def render(comparison: Comparison, fmt: str = "text") -> str:
     return "\n\n".join(metric_block(found, fmt) for found in comparison.metrics) + "\n"
 
 
-__all__ = ["HEADERS", "largest_part", "render", "rows"]
+__all__ = ["HEADERS", "body", "failures", "heading", "largest_part", "render", "rows", "scale"]

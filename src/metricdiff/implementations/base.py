@@ -53,16 +53,29 @@ AdapterT = TypeVar("AdapterT", bound="Adapter[Any, Any]")
 
 @attrs.frozen
 class Tolerance:
-    """How far an implementation's numbers may stray from an exact value and still
-    count as equal, and why.  Counts are always compared exactly."""
+    """What an implementation can state, and why: its numbers are equal to an
+    exact derivation when they differ by less than ``absolute`` (its printed
+    precision: a number printed to d decimals stands for anything within half a
+    unit of the last one, a whole unit when the derivation rounds too; or a floor
+    under which its floats carry no meaning) plus ``relative`` times the value
+    (float noise: the same formula in another order of operations).  Counts are whole numbers, so
+    any tolerance below 1 compares them exactly.  A difference within it is not
+    a finding of the audit unless ``--strict`` asks for every one
+    (``Tolerance()``: float noise alone)."""
 
     absolute: float = 0.0
     relative: float = 1e-9
     reason: str = "Python floats: the same formula in another order of operations"
 
+    def describe(self) -> str:
+        """``absolute 1e-05, relative 1e-09 (why); differences within it are not
+        findings (...)``: the line the audit and its reports give."""
+        return (f"absolute {self.absolute:g}, relative {self.relative:g} ({self.reason}); "
+                "differences within it are not findings (audit --strict shows them)")
+
     def allows(self, expected: float, actual: float, floor: float) -> bool:
         """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
-        bound = max(floor, self.absolute, self.relative * abs(expected))
+        bound = max(floor, self.absolute + self.relative * abs(expected))
         return abs(expected - actual) <= bound
 
 
@@ -110,7 +123,8 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: ``--tokenize intl``), by name: the audit runs each as one more participant,
     #: ``<name>+<variant>``, because papers report numbers under them too.
     variants: ClassVar[Mapping[str, Mapping[str, str]]] = {}
-    #: How closely its numbers are expected to match an exact derivation.
+    #: What its numbers can state: how closely they are expected to match an
+    #: exact derivation (its printed precision, float noise).
     tolerance: ClassVar[Tolerance] = Tolerance()
     #: Values the peer has that metricdiff refuses, with the reason (axis -> value
     #: -> why): a tokenizer that downloads a model, say.

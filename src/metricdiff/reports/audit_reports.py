@@ -1,8 +1,9 @@
 """The reports of an audit folder: ``report.md``, ``report.html`` and ``report.json``.
 
 They are a function of the folder's files alone (``audit.json``, ``findings.json``,
-``results.jsonl``): ``metricdiff audit --out DIR`` and ``metricdiff report --from
-DIR`` write the same bytes, and so does every later run on the same files.
+``results.jsonl``, and ``compare.json`` when there is one): ``metricdiff audit --out
+DIR`` and ``metricdiff report --from DIR`` write the same bytes, and so does every
+later run on the same files.
 Nothing time-dependent goes in unless a timestamp is asked for.
 """
 

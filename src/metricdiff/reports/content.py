@@ -34,6 +34,14 @@ PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
 #: What a difference of headline numbers is measured in.
 UNITS = {"bleu": "BLEU points, 0-100", "rouge": "F, 0-1"}
 FAILURES = ("crash", "timeout", "invalid-output")
+#: What the table of the user's corpus is, before the causes behind it.
+CORPUS_INTRO = (
+    "Each implementation's score on your whole corpus under its declared profile, "
+    "its difference from the paper's profile (Δ paper), and each gap between two "
+    "implementations split by convention axis (Shapley values) plus the residual "
+    "that no declared convention explains. The causes and minimal examples behind "
+    "these gaps follow."
+)
 #: How many of a finding's case IDs report.json lists (the audit folder's
 #: findings.json has them all).
 CASES_LISTED = 3

@@ -12,10 +12,13 @@ import base64
 from collections.abc import Callable, Sequence
 from html import escape
 
+from metricdiff.comparison import render as corpus_table
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.profiles.metrics import Result
 from metricdiff.reports import plot
 from metricdiff.reports.content import (
+    CORPUS_INTRO,
     PAPERS,
     UNITS,
     MetricReport,
@@ -67,6 +70,7 @@ code, .text { font-family: ui-monospace, monospace; white-space: pre-wrap;
 .conforms { background: #e6f4e1; }
 .departs { background: #ffe3a3; }
 .na { color: #888; }
+.fails { background: #f4b6b6; }
 tr.group th { background: #e4e4f0; }
 .note { color: #555; }
 """ + ", ".join(f"td.{name}" for name in CELL_CLASSES) + (
@@ -159,7 +163,7 @@ def results_cell(finding: Finding) -> str:
 
 
 def conformance_table(section: MetricReport) -> str:
-    css = {"conforms": "conforms", "departs": "departs", "not applicable": "na"}
+    css = {"conforms": "conforms", "departs": "departs", "fails": "fails"}
     rows = [[td(escape(row.implementation)),
              *(td(escape(status.text()), css[status.status]) for status in row.cells)]
             for row in section.conformance]
@@ -283,6 +287,20 @@ def _result_text(result: Result | None) -> str:
     return ", ".join(parts)
 
 
+def corpus_section(found: MetricComparison) -> str:
+    """Every implementation's score on the user's corpus, each gap split by axis."""
+    rows = [[td(escape(text), "num" if column in (1, 2) else "")
+             for column, text in enumerate(row)] for row in corpus_table.rows(found)]
+    notes = [f"{e.impl} could not score: {e.error}" for e in corpus_table.failures(found)]
+    notes += [gap.sentence() for gap in found.gaps]
+    return "\n".join([
+        f"<h3>Your corpus: {escape(corpus_table.scale(found))}</h3>",
+        f"<p>{escape(CORPUS_INTRO)}</p>",
+        table(corpus_table.HEADERS, rows),
+        "<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>",
+    ])
+
+
 def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
                    ) -> str:
     record = section.record
@@ -292,14 +310,17 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
         f"<h2>{escape(section.metric)}</h2>",
         f"<p>{plural(len(record.implementations), 'implementation')}, "
         f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.</p>",
+    ]
+    if record.corpus is not None:
+        parts.append(corpus_section(record.corpus))
+    parts += [
         "<h3>Conventions</h3>",
         f"<p>Each implementation's declared profile on the axes {escape(section.metric)} "
         "depends on; <span class=\"depart\">highlighted</span>: a departure from the "
         f"paper's profile ({escape(PAPERS[section.family])}).</p>",
         profile_table(section),
     ]
-    notes = [f"tolerance of {name}: absolute {t.absolute:g}, relative {t.relative:g} "
-             f"({t.reason})" for name, t in section.tolerances]
+    notes = [f"tolerance of {name}: {t.describe()}" for name, t in section.tolerances]
     notes += [f"skipped: {reason}" for reason in record.skipped]
     if notes:
         parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
@@ -311,11 +332,14 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
         parts.append("<p>None: every implementation agrees on every case.</p>")
     parts += [
         f"<h3>Conformance to {spec}</h3>",
-        "<p>Per clause: <i>conforms</i> (the declared profile takes the paper's value on "
-        "the clause's axes and no conformance finding names them), <i>departs on AXIS "
-        "(VALUE)</i> (declared; <i>found:</i> where a conformance finding shows the "
-        "implementation behaving so), <i>not applicable</i> (no axis of the clause matters "
-        f"to {escape(section.metric)}).</p>",
+        f"<p>One column per clause {escape(section.metric)} depends on; a family of "
+        "variant clauses (<code>-*</code>) is one column, each cell naming the clause the "
+        "implementation follows. <i>conforms</i> (the declared profile takes the paper's "
+        "value on the clause's axes and no conformance finding lands here), <i>departs on "
+        "AXIS (VALUE)</i> (declared; <i>found:</i> where a conformance finding shows the "
+        "implementation behaving so), <i>fails</i> (a difference from the reference "
+        "configured as the implementation that no axis explains starts at a statistic of "
+        "this clause).</p>",
         conformance_table(section),
     ]
     if section.unexplained:

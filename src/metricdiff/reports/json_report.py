@@ -66,6 +66,7 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
         "family": section.family,
         "paper": PAPERS[section.family],
         "unit": UNITS[section.family],
+        "corpus": None if record.corpus is None else record.corpus.to_dict(),
         "axes": list(section.axes),
         "paper_profile": dict(zip(section.axes, section.paper, strict=True)),
         "implementations": [
@@ -94,9 +95,12 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
                 {
                     "implementation": row.implementation,
                     "clauses": [
-                        {"clause": status.clause, "status": status.status,
-                         "text": status.text(), "axes": list(status.axes),
-                         "declared": dict(status.declared), "found": dict(status.found)}
+                        {"clause": status.clause, "member": status.member,
+                         "status": status.status, "text": status.text(),
+                         "axes": list(status.axes), "declared": dict(status.declared),
+                         "found": dict(status.found),
+                         "failures": [{"first_difference": difference, "count": count}
+                                      for difference, count in status.failures]}
                         for status in row.cells
                     ],
                 }

@@ -12,8 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from metricdiff.comparison import render as corpus_table
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.reports.content import (
+    CORPUS_INTRO,
     PAPERS,
     UNITS,
     MetricReport,
@@ -141,6 +144,19 @@ def conformance_table(section: MetricReport) -> str:
     return table(["implementation", *section.clauses], rows)
 
 
+def corpus_section(found: MetricComparison) -> list[str]:
+    """Every implementation's score on the user's corpus, and each gap split by
+    axis: what the causes and examples after it account for."""
+    rows = [[code(impl), score, delta, escape(part)]
+            for impl, score, delta, part in corpus_table.rows(found)]
+    lines = [f"### Your corpus: {corpus_table.scale(found)}", "", CORPUS_INTRO, "",
+             table(corpus_table.HEADERS, rows), ""]
+    lines += [f"- {code(e.impl, table=False)} could not score: {escape(e.error)}"
+              for e in corpus_table.failures(found)]
+    lines += [f"- {escape(gap.sentence())}" for gap in found.gaps]
+    return [*lines, ""]
+
+
 def metric_section(section: MetricReport) -> list[str]:
     record = section.record
     lines = [
@@ -149,6 +165,10 @@ def metric_section(section: MetricReport) -> list[str]:
         f"{plural(len(record.implementations), 'implementation')}, "
         f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.",
         "",
+    ]
+    if record.corpus is not None:
+        lines += corpus_section(record.corpus)
+    lines += [
         "### Conventions",
         "",
         f"Each implementation's declared profile on the axes {section.metric} depends on; "
@@ -158,9 +178,8 @@ def metric_section(section: MetricReport) -> list[str]:
         "",
     ]
     for name, tolerance in section.tolerances:
-        lines.append(f"- tolerance of {code(name, table=False)}: absolute "
-                     f"{tolerance.absolute:g}, relative {tolerance.relative:g} "
-                     f"({escape(tolerance.reason)})")
+        lines.append(f"- tolerance of {code(name, table=False)}: "
+                     f"{escape(tolerance.describe())}")
     for reason in record.skipped:
         lines.append(f"- skipped: {escape(reason)}")
     if section.tolerances or record.skipped:
@@ -175,11 +194,13 @@ def metric_section(section: MetricReport) -> list[str]:
     lines += [
         f"### Conformance to {spec}",
         "",
-        "Per clause: `conforms` (the declared profile takes the paper's value on the "
-        "clause's axes and no conformance finding names them), `departs on AXIS (VALUE)` "
+        f"One column per clause {section.metric} depends on; a family of variant "
+        "clauses (`-*`) is one column, each cell naming the clause the implementation "
+        "follows. `conforms` (the declared profile takes the paper's value on the "
+        "clause's axes and no conformance finding lands here), `departs on AXIS (VALUE)` "
         "(declared; `found:` where a conformance finding shows the implementation "
-        "behaving so), `not applicable` (no axis of the clause matters to "
-        f"{section.metric}).",
+        "behaving so), `fails` (a difference from the reference configured as the "
+        "implementation that no axis explains starts at a statistic of this clause).",
         "",
         conformance_table(section),
         "",

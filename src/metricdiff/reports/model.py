@@ -1,5 +1,6 @@
-"""An audit folder read back: ``audit.json``, ``findings.json`` and ``results.jsonl``
-as typed records, the only input of ``metricdiff report``.
+"""An audit folder read back: ``audit.json``, ``findings.json``, ``results.jsonl``
+and, when the audit had the user's corpus, ``compare.json``, as typed records, the
+only input of ``metricdiff report``.
 
 Reading the files (never the audit's objects in memory) is what makes the reports
 of ``metricdiff audit --out DIR`` and ``metricdiff report --from DIR`` the same
@@ -18,9 +19,13 @@ from typing import Any, TypeVar
 
 import attrs
 
+from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.implementations.base import Tolerance
+from metricdiff.json_values import listed as _list
+from metricdiff.json_values import number as _number
+from metricdiff.json_values import text as _text
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -31,6 +36,10 @@ from metricdiff.statistics import BleuResult, RougeResult
 AUDIT_NAME = "audit.json"
 FINDINGS_NAME = "findings.json"
 RESULTS_NAME = "results.jsonl"
+#: Written only when the audit had the user's own corpus (``--hyp``/``--jsonl``):
+#: each implementation's corpus score and each gap split by axis, as
+#: ``metricdiff compare --format json`` prints them.
+COMPARE_NAME = "compare.json"
 
 T = TypeVar("T")
 
@@ -85,6 +94,9 @@ class MetricRecord:
     #: (implementation or ``reference-as-<name>``, case id) -> its run.
     runs: dict[tuple[str, str], Run]
     findings: tuple[Finding, ...]
+    #: Every implementation's score on the user's corpus and each gap split by
+    #: axis (``compare.json``); None when the audit had no corpus of the user's.
+    corpus: MetricComparison | None = None
 
     @property
     def family(self) -> str:
@@ -139,24 +151,6 @@ def _checked(path: Path, line: int, what: str, build: Callable[[], T]) -> T:
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
         detail = f"missing field {error}" if isinstance(error, KeyError) else str(error)
         raise InputError(f"{path}:{line}: malformed {what}: {detail}") from None
-
-
-def _text(value: Any) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {type(value).__name__}")
-    return value
-
-
-def _list(value: Any) -> list[Any]:
-    if not isinstance(value, list):
-        raise TypeError(f"expected a list, got {type(value).__name__}")
-    return value
-
-
-def _number(value: Any) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"expected a number, got {type(value).__name__}")
-    return float(value)
 
 
 def _result(data: Any, metric_family: str) -> Result | None:
@@ -297,8 +291,26 @@ def load_audit(folder: Path) -> AuditRecord:
                                            partial(_run_row, row, names))
         runs[metric][(impl, case)] = run
 
+    corpus = _comparisons(folder / COMPARE_NAME, known)
     return AuditRecord(tuple(
         MetricRecord(head.metric, head.implementations, head.skipped, head.cases,
-                     runs[head.metric], tuple(findings[head.metric]))
+                     runs[head.metric], tuple(findings[head.metric]), corpus.get(head.metric))
         for head in heads
     ))
+
+
+def _comparisons(path: Path, known: set[str]) -> dict[str, MetricComparison]:
+    """Metric -> its comparison on the user's corpus, from ``compare.json`` if the
+    folder has one."""
+    if not path.exists():
+        return {}
+    raw = _parse_json(path, _read_text(path))
+
+    def read() -> dict[str, MetricComparison]:
+        found = Comparison.from_dict({"metrics": _list(raw)})
+        unknown = [m.metric for m in found.metrics if m.metric not in known]
+        if unknown:
+            raise ValueError(f"metric {unknown[0]!r} is not in {AUDIT_NAME}")
+        return {m.metric: m for m in found.metrics}
+
+    return _checked(path, 0, "comparison", read)

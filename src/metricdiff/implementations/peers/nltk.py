@@ -59,7 +59,7 @@ from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.errors import UnsupportedOption
-from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.implementations.reference.bleu import usable_references
 from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
@@ -96,6 +96,11 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
     name = "nltk"
     distribution = "nltk"
     modules = ("nltk", "nltk.translate.bleu_score")
+    tolerance = Tolerance(
+        absolute=1e-12, reason="its method0 turns a zero precision into "
+        "sys.float_info.min, so where BLEU is 0 it gives a float of ~1e-76: no score on "
+        "a 0-100 scale states anything below 1e-12"
+    )
     # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
     # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {
