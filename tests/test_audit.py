@@ -367,3 +367,22 @@ def test_first_difference_describes_the_minimal_example(
         assert finding["first_difference"] == str(difference or ""), finding
         checked += 1
     assert checked == len(findings)
+
+
+def test_an_implementation_refusing_the_metric_is_skipped_with_its_reason(monkeypatch):
+    # torchmetrics' rouge-lsum needs NLTK's punkt model: resolve() refuses it with an
+    # UnsupportedOption.  That is a reason to leave it out, not to stop the audit.
+    from metricdiff.audit import participants as module
+    from metricdiff.errors import UnsupportedOption
+
+    real = module.resolve
+
+    def refusing(name, metric):
+        if name == "rouge-score":
+            raise UnsupportedOption("rouge-score: rouge-lsum needs a model not here")
+        return real(name, metric)
+
+    monkeypatch.setattr(module, "resolve", refusing)
+    chosen, skipped = module.participants("rouge-lsum", ["reference", "rouge-score"])
+    assert {person.impl for person in chosen} == {"reference"}  # plain and +stemmed
+    assert skipped == ["rouge-score: rouge-lsum needs a model not here"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from metricdiff.errors import UnsupportedOption
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.implementations import AnyAdapter, computes, resolve
 from metricdiff.implementations.base import Tolerance
@@ -41,7 +42,11 @@ def participants(
     for name in impls:
         if not computes(name, metric):
             continue
-        adapter = resolve(name, metric)
+        try:
+            adapter = resolve(name, metric)
+        except UnsupportedOption as error:  # e.g. a peer that needs a model not here
+            skipped.append(str(error))
+            continue
         reason = adapter.unavailable_reason()
         if reason is not None:
             skipped.append(reason)
