@@ -609,3 +609,66 @@ def test_snapshot_counts_one_score_and_case_in_the_singular(
     status, out, _ = run(capsys, "snapshot", "--fixtures", fixtures, "--impl", "reference",
                          "--out", tmp_path / "one.lock")
     assert status == 0 and ": 1 score (0 raised), 1 case, " in out, out
+
+
+# --- issue 12, items 7 and 8: `score` runs a user's implementation isolated ----------
+
+MISBEHAVING_SCORE = '''
+import ctypes
+import os
+
+
+def exits(hyps, refs, metric):
+    os._exit(3)
+
+
+def system_exit(hyps, refs, metric):
+    raise SystemExit(4)
+
+
+def chatty(hyps, refs, metric):
+    print("hello from the implementation")
+    return {"score": 12.5}
+
+
+def segfault(hyps, refs, metric):
+    ctypes.string_at(0)
+'''
+
+
+@pytest.mark.parametrize(("function", "said"), [
+    ("exits", "crash: process died with exit code 3"),
+    ("system_exit", "crash: SystemExit: 4"),
+    ("segfault", "crash: process killed by signal SIGSEGV"),
+])
+def test_score_survives_an_implementation_that_ends_its_process(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], function: str, said: str
+) -> None:
+    # Before: metricdiff itself ended with the implementation's status (3, 4, 139)
+    # and no message.  Now the implementation runs in a worker process: one line,
+    # exit status 1 (an implementation failed).
+    module = tmp_path / "misbehaving_score.py"
+    module.write_text(MISBEHAVING_SCORE, encoding="utf-8")
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a b c\n", encoding="utf-8")
+    ref.write_text("a b d\n", encoding="utf-8")
+    status = main(["score", "--impl", f"python:{module}:{function}", "-o", "tokenize=none",
+                   "--hyp", str(hyp), "--ref", str(ref)])
+    err = capsys.readouterr().err
+    assert status == 1
+    assert err.count("\n") == 1 and said in err, err
+
+
+def test_score_keeps_what_an_implementation_prints_out_of_its_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = tmp_path / "misbehaving_score.py"
+    module.write_text(MISBEHAVING_SCORE, encoding="utf-8")
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("a b c\n", encoding="utf-8")
+    ref.write_text("a b d\n", encoding="utf-8")
+    status = main(["score", "--impl", f"python:{module}:chatty", "-o", "tokenize=none",
+                   "--hyp", str(hyp), "--ref", str(ref), "--format", "json"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert json.loads(out)["corpus"]["score"] == 12.5  # the value chatty returns

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from metricdiff.cases.case import Case
+from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
     add_input_options,
@@ -19,6 +19,7 @@ from metricdiff.cli._common import (
     input_name,
     parse_overrides,
     read_input,
+    seconds,
 )
 from metricdiff.errors import ImplementationFailed
 from metricdiff.implementations import AnyAdapter
@@ -27,6 +28,9 @@ from metricdiff.implementations.text.lost_input import LostInput, lost_input
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
+from metricdiff.scoring import DEFAULT_TIMEOUT, Request, score_requests
+from metricdiff.scoring.execution import INVALID
+from metricdiff.scoring.isolated import IN_PROCESS
 from metricdiff.scoring.validate import describe, validate
 from metricdiff.statistics import BleuResult
 
@@ -109,14 +113,22 @@ def _texts(group: _Group, corpus: Case) -> Case:
     return corpus.for_metric(group.requests[0][0])
 
 
-def _score(group: _Group, texts: Case, sentences: bool, source: str) -> list[Scored[Any]]:
+def _score(group: _Group, texts: Case, sentences: bool, source: str,
+           timeout: float) -> list[Scored[Any]]:
+    """Each of the group's metrics on the corpus (and each segment, with
+    ``sentences``).  The reference scores in this process, every metric from one
+    tokenization (``score_many``); any other implementation goes the one isolated
+    way every command takes (``scoring.score_requests``): a worker process,
+    ``timeout`` seconds a call, its result validated, its stdout kept off ours.
+    There, a segment's score is that of the segment as a corpus of one."""
     metrics = [metric for metric, _ in group.requests]
     scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
+    if type(group.adapter) not in IN_PROCESS:
+        return _score_isolated(group, texts, sentences, source, timeout)
     try:
         scored = group.adapter.score_many(group.requests, texts.hyps, texts.refs,
                                           sentences=sentences)
-    except Exception as error:  # the peer's own failure, not metricdiff's
-        # describe(): one line even when the exception's own __str__ raises.
+    except Exception as error:  # not expected of our own code, but never a traceback
         raise ImplementationFailed(
             f"{_who(group.adapter)} failed on {source}{scoring}: {describe(error)}"
         ) from error
@@ -126,6 +138,29 @@ def _score(group: _Group, texts: Case, sentences: bool, source: str) -> list[Sco
             if problem is not None:
                 raise ImplementationFailed(f"{_who(group.adapter)} returned an invalid "
                                            f"result on {source}{scoring}: {problem}")
+    return scored
+
+
+def _score_isolated(group: _Group, texts: Case, sentences: bool, source: str,
+                    timeout: float) -> list[Scored[Any]]:
+    whole: Sample = (texts.hyps, texts.refs)
+    lines: list[Sample] = [((hyp,), (refs,)) for hyp, refs in zip(texts.hyps, texts.refs,
+                                                                  strict=True)]
+    requests = [Request(group.adapter, metric, [whole, *(lines if sentences else [])], options)
+                for metric, options in group.requests]
+    metrics = [metric for metric, _ in group.requests]
+    scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
+    scored = []
+    for outcomes in score_requests(requests, timeout=timeout):
+        for outcome in outcomes:  # the words of the in-process path, whatever happened
+            if outcome.status == INVALID:
+                raise ImplementationFailed(f"{_who(group.adapter)} returned an invalid "
+                                           f"result on {source}{scoring}: {outcome.error}")
+            if outcome.result is None:
+                raise ImplementationFailed(
+                    f"{_who(group.adapter)} failed on {source}{scoring}: {outcome.reason}")
+        corpus, *each = [outcome.result for outcome in outcomes]
+        scored.append(Scored[Any](corpus, tuple(each) if sentences else None))
     return scored
 
 
@@ -166,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
         lost = _lost_input(group, texts)
         if lost is not None:
             print(f"warning: {lost.message()}", file=sys.stderr)
-        results = _score(group, texts, args.sentences, source)
+        results = _score(group, texts, args.sentences, source, args.timeout)
         for (metric, options), scored in zip(group.requests, results, strict=True):
             documents[metric] = _document(group.adapter, metric, options, scored,
                                           group.unknown_profile, lost)
@@ -209,6 +244,10 @@ def register(commands: Commands) -> None:
                        "see `metricdiff axes`)")
     add_input_options(score)
     score.add_argument("--sentences", action="store_true", help="also score each segment")
+    score.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
+                       help="seconds the implementation may take on one call, in its worker "
+                       f"process (default: {DEFAULT_TIMEOUT:g}; the reference runs in this "
+                       "process)")
     score.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one object, or a list of one per metric with several")
     score.set_defaults(run=run)

@@ -166,6 +166,7 @@ class Pool:
             message = (
                 dict(os.environ) if self.environ is None else self.environ,
                 list(sys.path) if self.sys_path is None else self.sys_path,
+                os.getcwd(),  # a relative python:/cmd: path means the caller's folder
                 job.impl,
                 job.metric,
                 job.adapter_path,

@@ -149,14 +149,15 @@ def _detach(lifeline: Connection) -> None:
 
 
 def worker_main(conn: Connection, lifeline: Connection) -> None:
-    """Receive ``(environ, sys_path, impl, metric, adapter_path, options,
+    """Receive ``(environ, sys_path, cwd, impl, metric, adapter_path, options,
     cases)``; answer ``("ready",)`` once the adapter is built, then ``("done",
     [CaseResult])``, or ``("setup-failed", error)`` / ``("raised", error)``;
-    ``None`` stops.  ``environ`` and ``sys_path`` are the parent's at dispatch
-    time and replace the worker's own; the worker kills itself and its process
+    ``None`` stops.  ``environ``, ``sys_path`` and the working folder ``cwd`` are
+    the parent's at dispatch time and replace the worker's own (a worker outlives
+    a test's or a notebook's ``chdir``); the worker kills itself and its process
     group when ``lifeline`` closes."""
     _detach(lifeline)
-    adapters: dict[tuple[str, str, str | None], AnyAdapter] = {}
+    adapters: dict[tuple[str, str, str | None, str], AnyAdapter] = {}
     while True:
         try:
             message = conn.recv()
@@ -164,13 +165,15 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
             return
         if message is None:
             return
-        environ, sys_path, impl, metric, adapter_path, options, cases = message
+        environ, sys_path, cwd, impl, metric, adapter_path, options, cases = message
         if environ != os.environ:
             os.environ.clear()
             os.environ.update(environ)
         if sys_path != sys.path:
             sys.path[:] = sys_path
-        key = (impl, metric, adapter_path)
+        if cwd != os.getcwd():
+            os.chdir(cwd)
+        key = (impl, metric, adapter_path, cwd)
         try:
             adapter = adapters.get(key) or build_adapter(impl, metric, adapter_path)
         except BaseException as error:
