@@ -11,7 +11,8 @@ from typing import Any
 
 import attrs
 
-from metricdiff.locks.lockfile import Entry, Lock, is_number
+from metricdiff.locks.lockfile import Entry, Lock
+from metricdiff.locks.reading import is_number
 from metricdiff.wording import plural
 
 

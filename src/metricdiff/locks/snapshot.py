@@ -43,11 +43,10 @@ from metricdiff.locks.lockfile import (
     current_environment,
     dumps,
     input_file,
-    loads,
-    read,
     sha256_of,
     write,
 )
+from metricdiff.locks.reading import loads, read
 from metricdiff.locks.trust import SAFE, Trust, check_implementations, readable_input
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_requests
