@@ -636,6 +636,16 @@ def segfault(hyps, refs, metric):
 '''
 
 
+def _misbehaving_files(folder: Path) -> tuple[Path, Path, Path]:
+    """The module of misbehaving functions, and a one-line corpus to score."""
+    module = folder / "misbehaving_score.py"
+    module.write_text(MISBEHAVING_SCORE, encoding="utf-8")
+    hyp, ref = folder / "h.txt", folder / "r.txt"
+    hyp.write_text("a b c\n", encoding="utf-8")
+    ref.write_text("a b d\n", encoding="utf-8")
+    return module, hyp, ref
+
+
 @pytest.mark.parametrize(("function", "said"), [
     ("exits", "crash: process died with exit code 3"),
     ("system_exit", "crash: SystemExit: 4"),
@@ -647,11 +657,7 @@ def test_score_survives_an_implementation_that_ends_its_process(
     # Before: metricdiff itself ended with the implementation's status (3, 4, 139)
     # and no message.  Now the implementation runs in a worker process: one line,
     # exit status 1 (an implementation failed).
-    module = tmp_path / "misbehaving_score.py"
-    module.write_text(MISBEHAVING_SCORE, encoding="utf-8")
-    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_text("a b c\n", encoding="utf-8")
-    ref.write_text("a b d\n", encoding="utf-8")
+    module, hyp, ref = _misbehaving_files(tmp_path)
     status = main(["score", "--impl", f"python:{module}:{function}", "-o", "tokenize=none",
                    "--hyp", str(hyp), "--ref", str(ref)])
     err = capsys.readouterr().err
@@ -662,11 +668,7 @@ def test_score_survives_an_implementation_that_ends_its_process(
 def test_score_keeps_what_an_implementation_prints_out_of_its_json(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    module = tmp_path / "misbehaving_score.py"
-    module.write_text(MISBEHAVING_SCORE, encoding="utf-8")
-    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_text("a b c\n", encoding="utf-8")
-    ref.write_text("a b d\n", encoding="utf-8")
+    module, hyp, ref = _misbehaving_files(tmp_path)
     status = main(["score", "--impl", f"python:{module}:chatty", "-o", "tokenize=none",
                    "--hyp", str(hyp), "--ref", str(ref), "--format", "json"])
     out = capsys.readouterr().out
