@@ -102,6 +102,8 @@ STEMMER = choice(
         "porter-original": "NLTK PorterStemmer, ORIGINAL_ALGORITHM mode",
         "porter-rouge155": "the ROUGE-1.5.5 Perl script's Porter stemmer",
         "porter-rouge155-wordnet": "the Perl script's Porter with its WordNet exception table",
+        "porter-original-wordnet": "NLTK's ORIGINAL_ALGORITHM Porter with the Perl script's "
+        "WordNet exception table (sacrerouge's PythonRouge)",
     },
 )
 
