@@ -607,7 +607,11 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
                            f"{tmp_path / 'rouge-pltrdy'} rouge==1.0.1")
     assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
     assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
-    assert len(out) == 2 and not any(tmp_path.iterdir())  # nothing installed
+    # sacrerouge 0.2.5 with what importing it needs (its METADATA pins overrides==3.1.0)
+    assert out[2].endswith(f"--target {tmp_path / 'sacrerouge'} sacrerouge==0.2.5 "
+                           "overrides==3.1.0 googledrivedownloader==0.4 jsons==1.6.3 "
+                           "typish==1.9.3")
+    assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
 
 
 def test_install_peers_leaves_what_is_there_and_says_where_it_looks(

@@ -50,6 +50,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge-metric-py": {"rouge": "peers.rouge_metric_py:RougeMetricPyAdapter"},
     "rouge-pltrdy": {"rouge": "peers.rouge_pltrdy:RougePltrdyAdapter"},
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
+    "sacrerouge": {"rouge": "peers.sacrerouge:SacrerougeAdapter"},
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
 }

@@ -65,6 +65,9 @@ class IsolatedPeer:
     distribution: str  # the PyPI distribution
     version: str  # the pinned version
     package: str  # the top-level package it installs
+    #: What it imports that the main environment lacks or has at a clashing
+    #: version, pinned, installed beside it.
+    beside: tuple[str, ...] = ()
 
     @property
     def requirement(self) -> str:
@@ -74,6 +77,13 @@ class IsolatedPeer:
 PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
+    # Its pins (pytest 6, sacrebleu 2.0) would downgrade the main environment's;
+    # importing PythonRouge loads every sacrerouge metric module, whose imports
+    # the main environment lacks are these.
+    "sacrerouge": IsolatedPeer(
+        "sacrerouge", "sacrerouge", "0.2.5", "sacrerouge",
+        ("overrides==3.1.0", "googledrivedownloader==0.4", "jsons==1.6.3", "typish==1.9.3"),
+    ),
 }
 
 
@@ -253,10 +263,11 @@ def installed_version(name: str, root: Path) -> str | None:
 
 def pip_command(name: str, root: Path, python: str = sys.executable) -> list[str]:
     """The pip command that installs peer ``name`` into its folder under ``root``:
-    the pinned version alone (``--no-deps``: its dependencies come from the main
-    environment), plus the ``pkg_resources`` py-rouge imports if that lacks it."""
+    the pinned version and what it needs ``beside`` it (``--no-deps``: its other
+    dependencies come from the main environment), plus the ``pkg_resources``
+    py-rouge imports if that lacks it."""
     peer = PEERS[name]
-    requirements = [peer.requirement]
+    requirements = [peer.requirement, *peer.beside]
     if name == "py-rouge" and _needs_pkg_resources(python):
         requirements.append("setuptools<81")  # the last setuptools with pkg_resources
     return [python, "-m", "pip", "install", "--quiet", "--no-deps",
