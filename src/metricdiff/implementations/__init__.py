@@ -51,6 +51,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge-pltrdy": {"rouge": "peers.rouge_pltrdy:RougePltrdyAdapter"},
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "sacrerouge": {"rouge": "peers.sacrerouge:SacrerougeAdapter"},
+    "pyrouge": {"rouge": "peers.pyrouge:PyrougeAdapter"},
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
 }
