@@ -245,7 +245,7 @@ def implementations() -> list[Implementation]:
         reasons = [a.unavailable_reason() for a in adapters]
         found.append(Implementation(
             name, adapters[0].version(), all(reason is None for reason in reasons),
-            "; ".join(reason for reason in reasons if reason),
+            "; ".join(dict.fromkeys(reason for reason in reasons if reason)),
             tuple(metric for a in adapters for metric in a.metrics),
             {a.family: profile_of(a.default_options(a.metrics[0])) for a in adapters},
         ))

@@ -52,6 +52,10 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "sacrerouge": {"rouge": "peers.sacrerouge:SacrerougeAdapter"},
     "pyrouge": {"rouge": "peers.pyrouge:PyrougeAdapter"},
+    "hf-evaluate": {
+        "bleu": "peers.hf_evaluate:HfEvaluateBleuAdapter",
+        "rouge": "peers.hf_evaluate:HfEvaluateRougeAdapter",
+    },
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
 }
