@@ -611,6 +611,7 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
     assert out[2].endswith(f"--target {tmp_path / 'sacrerouge'} sacrerouge==0.2.5 "
                            "overrides==3.1.0 googledrivedownloader==0.4 jsons==1.6.3 "
                            "typish==1.9.3")
+    assert f"--target {tmp_path / 'jury'} jury==2.3.1 evaluate==0.4.6" in out[3]
     assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
 
 

@@ -52,6 +52,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "sacrerouge": {"rouge": "peers.sacrerouge:SacrerougeAdapter"},
     "pyrouge": {"rouge": "peers.pyrouge:PyrougeAdapter"},
+    "jury": {"bleu": "peers.jury:JuryBleuAdapter", "rouge": "peers.jury:JuryRougeAdapter"},
     "hf-evaluate": {
         "bleu": "peers.hf_evaluate:HfEvaluateBleuAdapter",
         "rouge": "peers.hf_evaluate:HfEvaluateRougeAdapter",

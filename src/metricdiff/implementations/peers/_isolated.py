@@ -84,6 +84,19 @@ PEERS: dict[str, IsolatedPeer] = {
         "sacrerouge", "sacrerouge", "0.2.5", "sacrerouge",
         ("overrides==3.1.0", "googledrivedownloader==0.4", "jsons==1.6.3", "typish==1.9.3"),
     ),
+    # Its pins (nltk<3.7.1, rouge-score==0.0.4, click==8.0.4, datasets<2.10) clash
+    # with the main environment; beside it what importing it needs that the main
+    # environment lacks (pyarrow 20: datasets 2.9 needs pa.PyExtensionType, gone
+    # in pyarrow 21).
+    "jury": IsolatedPeer("jury", "jury", "2.3.1", "jury", (
+        "evaluate==0.4.6", "datasets==2.9.0", "pyarrow==20.0.0", "pandas==3.1.1",
+        "python-dateutil==2.9.0.post0", "tzdata==2026.6", "dill==0.3.6",
+        "multiprocess==0.70.14", "xxhash==4.1.0", "fsspec==2026.9.0",
+        "huggingface-hub==0.36.2", "responses==0.18.0", "aiohttp==3.14.5", "aiosignal==1.4.0",
+        "frozenlist==1.8.0", "multidict==7.2.1", "yarl==1.25.1", "propcache==0.5.4",
+        "aiohappyeyeballs==2.7.1", "scikit-learn==1.9.1", "scipy==1.17.1", "joblib==1.6.0",
+        "threadpoolctl==3.8.0", "narwhals==2.29.0", "validators==0.36.0",
+    )),
 }
 
 

@@ -47,7 +47,7 @@ The SEE HTML is written without escaping: the script reads each sentence as
 ``([^<]+)``, so a sentence is cut at its first ``<`` (a defect, docs/peers.md).
 ``rouge-l`` writes each segment as one line (the script's ROUGE-L is
 summary-level: ``rouge-lsum``).  pyrouge prints no counts: ``matches``,
-``hyp_total`` and ``ref_total`` are 0.
+``hyp_total`` and ``ref_total`` are ``unknown``.
 """
 
 from __future__ import annotations
@@ -62,6 +62,8 @@ import tempfile
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
+
+import attrs
 
 from metricdiff.implementations.base import References, Tolerance
 from metricdiff.implementations.peers._rouge_common import PeerRougeAdapter, lines, macro
@@ -81,6 +83,10 @@ _KEYS = {
 
 #: Where the launcher writes the script's standard error, in ``$HOME``.
 _STDERR = "rouge-stderr.txt"
+
+
+#: pyrouge prints no counts.
+_NO_COUNTS = frozenset({"matches", "hyp_total", "ref_total"})
 
 
 @functools.cache
@@ -212,7 +218,7 @@ class PyrougeAdapter(PeerRougeAdapter):
         scores = _evaluate(tuple(segments))
         key = _KEYS[metric]
         return RougeResult(scores[f"{key}_recall"], scores[f"{key}_precision"],
-                           scores[f"{key}_f_score"])
+                           scores[f"{key}_f_score"], unknown=_NO_COUNTS)
 
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
@@ -229,6 +235,6 @@ class PyrougeAdapter(PeerRougeAdapter):
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
         if not hyps:
-            return macro([])
+            return attrs.evolve(macro([]), unknown=_NO_COUNTS)
         return self._scores(metric, [self._segment(metric, hyp, seg)
                                      for hyp, seg in zip(hyps, refs, strict=True)])
