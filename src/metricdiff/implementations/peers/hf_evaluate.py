@@ -36,8 +36,14 @@ from typing import Any, ClassVar
 from metricdiff.errors import AdapterUnavailable
 from metricdiff.implementations.base import Adapter, References
 from metricdiff.implementations.peers._rouge_common import PeerRougeAdapter
-from metricdiff.profiles import BleuOptions, RougeOptions
-from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.implementations.peers.rouge_score import RougeScoreAdapter
+from metricdiff.profiles import BleuOptions
+from metricdiff.statistics import BleuResult
+
+#: rouge-score's profile with its ``BootstrapAggregator``'s median as the corpus
+#: number: what HF evaluate's and jury's ``rouge`` report by default.
+ROUGE_SCORE_AGGREGATED: Mapping[str, Any] = {
+    **RougeScoreAdapter.profile, "corpus_average": "bootstrap-median"}
 
 VERSION = "0.4.6"
 
@@ -62,8 +68,9 @@ class _HubOnly:
     def unavailable_reason(self) -> str | None:
         return hub_only_reason(self.name)
 
-    def refuse_to_run(self) -> AdapterUnavailable:
-        return AdapterUnavailable(hub_only_reason(self.name))
+    def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
+                     options: Any) -> Any:
+        raise AdapterUnavailable(hub_only_reason(self.name))
 
 
 class HfEvaluateBleuAdapter(_HubOnly, Adapter[BleuOptions, BleuResult]):
@@ -77,22 +84,9 @@ class HfEvaluateBleuAdapter(_HubOnly, Adapter[BleuOptions, BleuResult]):
         "empty_policy": "error",
     }
 
-    def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
-                     options: BleuOptions) -> BleuResult:
-        raise self.refuse_to_run()
-
 
 class HfEvaluateRougeAdapter(_HubOnly, PeerRougeAdapter):
     """``evaluate.load("rouge")`` (rouge-score underneath): listed, unavailable."""
 
     metrics = ("rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge-score",
-        "multi_ref": "best-f",
-        "report": "f",
-        "corpus_average": "bootstrap-median",
-    }
-
-    def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
-                     options: RougeOptions) -> RougeResult:
-        raise self.refuse_to_run()
+    profile: ClassVar[Mapping[str, Any]] = ROUGE_SCORE_AGGREGATED

@@ -45,7 +45,9 @@ from typing import Any, ClassVar
 from metricdiff.implementations.base import ANY, Adapter, References
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import IsolatedPeerAdapter
+from metricdiff.implementations.peers.hf_evaluate import ROUGE_SCORE_AGGREGATED
 from metricdiff.implementations.peers.rouge_score import rouge_type
+from metricdiff.implementations.peers.sacrebleu import SacrebleuAdapter
 from metricdiff.implementations.reference.rouge import usable_references
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult
@@ -74,12 +76,7 @@ class JuryRougeAdapter(IsolatedPeerAdapter):
     distribution = "jury"
     modules = ("numpy", "rouge_score")
     metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge-score",
-        "multi_ref": "best-f",
-        "report": "f",
-        "corpus_average": "bootstrap-median",
-    }
+    profile: ClassVar[Mapping[str, Any]] = ROUGE_SCORE_AGGREGATED
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "stemmer": ("none", "porter-nltk"),
         "bootstrap_seed": ANY,
@@ -119,11 +116,7 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
     family = "bleu"
     metrics = ("bleu",)
     install_hint = JuryRougeAdapter.install_hint
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a",
-        "smoothing": "exp",
-        "all_zero": "zero",
-    }
+    profile: ClassVar[Mapping[str, Any]] = SacrebleuAdapter.profile
 
     def version(self) -> str:
         return JuryRougeAdapter().version()
