@@ -8,7 +8,10 @@ installs each into a directory of its own::
     <peers dir>/rouge-pltrdy/rouge/...     pip install --target ... rouge==1.0.1
     <peers dir>/py-rouge/rouge/...         pip install --target ... py-rouge==1.1
 
-with ``metricdiff install-peers`` (``cli/install_peers.py``).  The peers directory is
+with ``metricdiff install-peers`` (``cli/install_peers.py``).  sacrerouge and
+jury go the same way for another reason: their pins would downgrade the main
+environment; each gets, beside it, the pinned modules its import needs that the
+main environment lacks (``IsolatedPeer.beside``).  The peers directory is
 ``$METRICDIFF_PEERS_DIR`` when set, otherwise ``<venv>/metricdiff-peers`` inside
 a virtual environment, otherwise ``$XDG_CACHE_HOME/metricdiff/peers`` (or
 ``~/.cache/metricdiff/peers``).  ``--no-deps`` is used: the peers' dependencies
