@@ -110,3 +110,17 @@ def test_punkt_is_refused(adapter):
 
     with pytest.raises(UnsupportedOption, match="pickle"):
         adapter.options("rouge-lsum", {"sentence_split": "punkt"})
+
+
+@pytest.mark.parametrize("metric", ["rouge-1", "rouge-lsum", "rouge-su"])
+def test_corpus_is_the_reference_under_its_profile(adapter, duc, metric):
+    """Its average of several segments is corpus_average=bootstrap-rouge155: the
+    reference configured as pyrouge's profile gives the same printed numbers."""
+    from metricdiff.implementations import get_adapter
+
+    _, hyps, refs = duc
+    options = adapter.options(metric)
+    ours = adapter.corpus_score(metric, hyps, refs, options)
+    theirs = get_adapter("reference", metric).corpus_score(metric, hyps, refs, options)
+    assert (ours.recall, ours.precision, ours.fmeasure) == (
+        theirs.recall, theirs.precision, theirs.fmeasure)

@@ -184,6 +184,8 @@ CORPUS_AVERAGE = choice(
         "micro": "pooled counts",
         "bootstrap-mean": "mean of bootstrap resamples (seeded)",
         "bootstrap-median": "median of bootstrap resamples (seeded)",
+        "bootstrap-rouge155": "ROUGE-1.5.5's printed Average: mean of bootstrap resamples, "
+        "resample i drawn by Perl's drand48 after srand(i), summed in sorted order",
     },
 )
 

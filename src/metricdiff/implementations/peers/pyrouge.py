@@ -28,11 +28,11 @@ plus ``-m <config>`` (``__add_config_option``) changes:
   so pyrouge always stems.
 * ``skip=-1`` (``-2 -1``: ROUGE-S*), ``-U`` (ROUGE-SU*), ``weight=1.2``,
   ``n`` 1-4: rouge-1..4, rouge-l/rouge-lsum, rouge-w, rouge-s, rouge-su.
-* ``corpus_average=bootstrap-mean`` with ``bootstrap_samples=1000``: the numbers
-  it reports are the script's "Average_R/P/F", the mean of ``-r 1000`` bootstrap
-  resamples (the script's ``srand`` is fixed, so it is reproducible, but it is
-  Perl's generator, not ``bootstrap_seed``'s).  For one segment it is that
-  segment's score, which is what ``sentence_scores`` asks for, segment by segment.
+* ``corpus_average=bootstrap-rouge155`` with ``bootstrap_samples=1000``: the
+  numbers it reports are the script's "Average_R/P/F", the mean of ``-r 1000``
+  bootstrap resamples, resample i drawn by Perl's generator after ``srand(i)``.
+  For one segment it is that segment's score, which is what ``sentence_scores``
+  asks for, segment by segment.
 * ``sentence_split=newline``: each line of a file is one SEE sentence.
   ``split_sentences=True`` (NLTK punkt) loads ``tokenizers/punkt/english.pickle``,
   a pickle that NLTK 3.9+ refuses to load: refused.
@@ -184,7 +184,7 @@ class PyrougeAdapter(PeerRougeAdapter):
         "wlcs": "rouge155",
         "su_unigrams": "rouge155",
         "truncate_side": "both",
-        "corpus_average": "bootstrap-mean",
+        "corpus_average": "bootstrap-rouge155",
         "empty_policy": "error",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {

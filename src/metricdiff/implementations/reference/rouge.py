@@ -311,8 +311,10 @@ def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult
     ``macro``: mean R, P and F.  ``f-of-means``: mean R and P, F of those.
     ``bootstrap-mean`` / ``bootstrap-median``: ``bootstrap_samples`` resamples
     of the pairs (seeded with ``bootstrap_seed``; see ``resample``), each
-    giving column means of R, P and F, then the mean (ROUGE-1.5.5's reported
-    average) or the median (rouge-score's ``mid``) of those means, per column.
+    giving column means of R, P and F, then the mean or the median
+    (rouge-score's ``mid``) of those means, per column.  ``bootstrap-rouge155``:
+    the resamples ROUGE-1.5.5 draws (``srand(i)`` before resample i, Perl's
+    generator) and their mean summed in sorted order, the "Average" it prints.
     Counts are the sums over the pairs.
     """
     counts = summed_counts(pairs)
@@ -325,8 +327,13 @@ def _average(pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult
         fmeasure = f_score(precision, recall, options.f_measure)
     else:
         rows = [(p.recall, p.precision, p.fmeasure) for p in pairs]
-        means = resample.bootstrap_means(rows, options.bootstrap_samples, options.bootstrap_seed)
-        pick = resample.mean if rule == "bootstrap-mean" else resample.median
+        if rule == "bootstrap-rouge155":
+            means = resample.rouge155_bootstrap_means(rows, options.bootstrap_samples)
+            pick = resample.sorted_mean
+        else:
+            means = resample.bootstrap_means(rows, options.bootstrap_samples,
+                                             options.bootstrap_seed)
+            pick = resample.mean if rule == "bootstrap-mean" else resample.median
         recall, precision, fmeasure = (pick([m[c] for m in means]) for c in range(3))
     return RougeResult(recall, precision, fmeasure, *counts)
 
