@@ -1,0 +1,100 @@
+"""sumeval's ROUGE against direct calls to ``sumeval.metrics.rouge.RougeCalculator``;
+its BLEU is listed as unavailable beside sacrebleu 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from helpers import require_impl, translation_pairs
+from metricdiff.implementations import get_adapter
+
+METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-l"]
+
+
+@pytest.fixture(scope="module")
+def calculator_class():
+    return pytest.importorskip("sumeval.metrics.rouge").RougeCalculator
+
+
+def direct(calculator, metric: str, hyp: str, refs: list[str]) -> float:
+    """The library's own F for one segment."""
+    if metric == "rouge-l":
+        return float(calculator.rouge_l(hyp, refs))
+    return float(calculator.rouge_n(hyp, refs, int(metric.removeprefix("rouge-"))))
+
+
+def test_readme_command_line_example(calculator_class):
+    # sumeval's README: `sumeval r-nlb "I'm living New York its my home town so
+    # awesome" "My home town is awesome"` prints ROUGE-1 0.7499999999999999,
+    # ROUGE-2 0.6666666666666666, ROUGE-L 0.7499999999999999.
+    hyp, ref = "I'm living New York its my home town so awesome", "My home town is awesome"
+    documented = {"rouge-1": 0.7499999999999999, "rouge-2": 0.6666666666666666,
+                  "rouge-l": 0.7499999999999999}
+    for metric, expected in documented.items():
+        adapter = require_impl("sumeval", metric)
+        got = adapter.corpus_score(metric, [hyp], [[ref]], adapter.options(metric))
+        assert got.fmeasure == expected
+    # By hand: without the SMART stopwords, 'living new york home town awesome' vs
+    # 'home town awesome': R = 3/3, P = 3/6 (I'm -> 'i' 'm' are stopwords too).
+    got = adapter.corpus_score("rouge-1", [hyp], [[ref]], adapter.options("rouge-1"))
+    assert (got.recall, got.matches, got.ref_total) == (1.0, 3, 3)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("stopwords", ["smart", "none"])
+def test_real_text_matches_the_library(calculator_class, metric, stopwords):
+    adapter = require_impl("sumeval", metric)
+    options = adapter.options(metric, {"stopwords": stopwords})
+    calculator = calculator_class(stopwords=stopwords == "smart", lang="en")
+    hyps, refs = translation_pairs()
+    got = adapter.sentence_scores(metric, hyps, refs, options)
+    assert [r.fmeasure for r in got] == [
+        direct(calculator, metric, hyp, [seg[0]]) for hyp, seg in zip(hyps, refs)]
+    corpus = adapter.corpus_score(metric, hyps, refs, options)
+    assert corpus.fmeasure == pytest.approx(sum(r.fmeasure for r in got) / len(got), rel=1e-12)
+
+
+def test_readme_library_example_with_two_references(calculator_class):
+    # sumeval's README scores this summary against two references (no printed value):
+    # the adapter must give what the library gives, and pool the references.
+    adapter = require_impl("sumeval", "rouge-2")
+    calculator = calculator_class(stopwords=True, lang="en")
+    hyp = "I went to the Mars from my living town."
+    refs = ["I went to Mars", "It's my living town"]
+    for metric in ("rouge-2", "rouge-l"):
+        got = adapter.corpus_score(metric, [hyp], [refs], adapter.options(metric))
+        assert got.fmeasure == direct(calculator, metric, hyp, refs)
+    # By hand, ROUGE-L with stopwords removed: 'mars living town' vs 'mars' (LCS 1)
+    # and 'living town' (LCS 2): R = 3/3, P = 3/(2*3) -- the hypothesis counts twice.
+    got = adapter.corpus_score("rouge-l", [hyp], [refs], adapter.options("rouge-l"))
+    assert (got.matches, got.hyp_total, got.ref_total) == (3, 6, 3)
+    assert (got.recall, got.precision) == (1.0, 0.5)
+
+
+def test_non_latin_text_vanishes(calculator_class):
+    # Its English tokenizer keeps [A-Za-z0-9] runs only: Chinese has no tokens,
+    # and the library scores 0 as the adapter does.
+    adapter = require_impl("sumeval", "rouge-1")
+    got = adapter.corpus_score("rouge-1", ["今天天气很好"], [["今天天气不错"]],
+                               adapter.options("rouge-1"))
+    assert (got.fmeasure, got.hyp_total, got.ref_total) == (0.0, 0, 0)
+    assert calculator_class(lang="en").rouge_1("今天天气很好", "今天天气不错") == 0
+
+
+@pytest.mark.parametrize("hyp, ref", [("", "the cat sat"), ("the cat sat", ""), ("", "")])
+def test_empty_sides_score_zero(calculator_class, hyp, ref):
+    adapter = require_impl("sumeval", "rouge-1")
+    for metric in ("rouge-1", "rouge-l"):
+        got = adapter.corpus_score(metric, [hyp], [[ref]], adapter.options(metric))
+        assert got.fmeasure == direct(calculator_class(), metric, hyp, [ref]) == 0.0
+
+
+def test_bleu_says_why_it_cannot_run():
+    adapter = get_adapter("sumeval", "bleu")
+    try:
+        import sumeval.metrics.bleu  # noqa: F401
+    except ImportError:
+        reason = adapter.unavailable_reason()
+        assert reason is not None and "sacrebleu < 2" in reason
+    else:
+        pytest.skip("sumeval's BLEU imports here (sacrebleu < 2)")
