@@ -52,6 +52,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "easy-rouge": {"rouge": "peers.easy_rouge:EasyRougeAdapter"},
     "rouge-score-rs": {"rouge": "peers.rouge_score_rs:RougeScoreRsAdapter"},
     "sumeval": {
         "bleu": "peers.sumeval:SumevalBleuAdapter",

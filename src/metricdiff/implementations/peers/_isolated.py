@@ -74,6 +74,10 @@ class IsolatedPeer:
 PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
+    # easy-rouge installs a package `rouge` too; rouge-chinese installs both
+    # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
+    "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
+    "rouge-chinese": IsolatedPeer("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
 }
 
 
