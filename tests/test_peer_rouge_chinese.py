@@ -16,11 +16,12 @@ METRICS = ["rouge-1", "rouge-2", "rouge-l"]
 # and paragraph.
 README_HYP = ("### 刚刚 发声 ， A股 这种 情况 十分 罕见 ！ 大 聪明 逆市 抄底 330 亿 ， 一篇 研报 "
               "引爆 全球 ， 市场 逻辑 生变 ？")
-README_REF = ("刚刚 过去 的 这个 月 ， 美股 总 市值 暴跌 了 将近 6 万亿美元 （ 折合 人民币 超过 40 "
-              "万亿 ） ， 这 背后 的 原因 可能 不仅仅 是 加息 这么 简单 。 最近 瑞士 信贷 知名 分析师 "
-              "Zoltan   Polzsar 撰写 了 一篇 极其重要 的 文章 ， 详细分析 了 现有 世界秩序 的 崩坏 "
-              "本质 以及 美国 和 西方 将要 采取 的 应对 策略 。 在 该文 中 ， Zoltan   Polzsar 直指 "
-              "美国 通胀 的 本质 和 其 长期性 。 同期 ， A股 市场 亦 出现 了 大幅 杀跌 的 情况 。")
+README_REF = ("刚刚 过去 的 这个 月 ， 美股 总 市值 暴跌 了 将近 6 万亿美元 （ 折合 人民币 "
+              "超过 40 万亿 ） ， 这 背后 的 原因 可能 不仅仅 是 加息 这么 简单 。 最近 瑞士 "
+              "信贷 知名 分析师 Zoltan   Polzsar 撰写 了 一篇 极其重要 的 文章 ， 详细分析 了 "
+              "现有 世界秩序 的 崩坏 本质 以及 美国 和 西方 将要 采取 的 应对 策略 。 在 该文 "
+              "中 ， Zoltan   Polzsar 直指 美国 通胀 的 本质 和 其 长期性 。 同期 ， A股 市场 "
+              "亦 出现 了 大幅 杀跌 的 情况 。")
 
 #: Chinese as people feed it: segmented, and not; marks with and without spaces.
 CHINESE = (
@@ -70,7 +71,8 @@ def test_text_matches_the_library(metric, counts):
     for hyps, refs in (CHINESE, translation_pairs()):
         got = adapter.sentence_scores(metric, hyps, refs, options)
         assert [(r.recall, r.precision, r.fmeasure) for r in got] == [
-            direct(metric, hyp, seg[0], counts == "set") for hyp, seg in zip(hyps, refs)]
+            direct(metric, hyp, seg[0], counts == "set")
+            for hyp, seg in zip(hyps, refs, strict=True)]
 
 
 def test_readme_example_by_hand():

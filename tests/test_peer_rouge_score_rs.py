@@ -46,7 +46,7 @@ def test_real_text_matches_the_library(rs, metric, stem):
     for hyps, refs in (translation_pairs(), MULTI):
         got = adapter.sentence_scores(metric, hyps, refs, options)
         direct = [scorer.score_multi([r for r in seg if r is not None], hyp)[TYPES[metric]]
-                  for hyp, seg in zip(hyps, refs)]
+                  for hyp, seg in zip(hyps, refs, strict=True)]
         assert [(r.recall, r.precision, r.fmeasure) for r in got] == [
             (s.recall, s.precision, s.fmeasure) for s in direct]
 

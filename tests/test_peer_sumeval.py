@@ -49,7 +49,7 @@ def test_real_text_matches_the_library(calculator_class, metric, stopwords):
     hyps, refs = translation_pairs()
     got = adapter.sentence_scores(metric, hyps, refs, options)
     assert [r.fmeasure for r in got] == [
-        direct(calculator, metric, hyp, [seg[0]]) for hyp, seg in zip(hyps, refs)]
+        direct(calculator, metric, hyp, [seg[0]]) for hyp, seg in zip(hyps, refs, strict=True)]
     corpus = adapter.corpus_score(metric, hyps, refs, options)
     assert corpus.fmeasure == pytest.approx(sum(r.fmeasure for r in got) / len(got), rel=1e-12)
 
