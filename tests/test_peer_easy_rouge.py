@@ -25,7 +25,8 @@ def direct(metric: str, hyp: str, ref: str) -> tuple[float, float, float]:
     with _isolated.active("easy-rouge") as peer:
         rouge = peer.module
         if metric == "rouge-l":
-            score = rouge.rouge_l_sentence_level(sum(hyp_s, []), sum(ref_s, []))
+            score = rouge.rouge_l_sentence_level([t for s in hyp_s for t in s],
+                                                 [t for s in ref_s for t in s])
         elif metric == "rouge-lsum":
             score = rouge.rouge_l_summary_level(hyp_s, ref_s)
         elif metric == "rouge-w":
@@ -64,7 +65,7 @@ def test_real_text_matches_the_library(metric):
     for hyps, refs in (translation_pairs(), SENTENCES):
         got = adapter.sentence_scores(metric, hyps, refs, options)
         assert [(r.recall, r.precision, r.fmeasure) for r in got] == [
-            direct(metric, hyp, seg[0]) for hyp, seg in zip(hyps, refs)]
+            direct(metric, hyp, seg[0]) for hyp, seg in zip(hyps, refs, strict=True)]
 
 
 def test_rouge_w_counts_give_its_scores():
@@ -91,3 +92,14 @@ def test_refusals():
         adapter.options("rouge-w", {"weight": "1"})
     with pytest.raises(UnsupportedOption, match="one reference"):
         adapter.corpus_score("rouge-w", ["a b"], [["a b", "b a"]], adapter.options("rouge-w"))
+
+
+def test_loading_it_leaves_logging_alone():
+    # rouge/rouge.py calls logging.basicConfig(level=logging.INFO) on import.
+    import logging
+
+    root = logging.getLogger()
+    before = (root.handlers[:], root.level)
+    adapter = require_impl("easy-rouge", "rouge-1")
+    adapter.corpus_score("rouge-1", ["a b"], [["a b"]], adapter.options("rouge-1"))
+    assert (root.handlers[:], root.level) == before

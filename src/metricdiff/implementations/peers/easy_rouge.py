@@ -3,8 +3,10 @@
 It installs a top-level package ``rouge``, as pltrdy's ``rouge`` and py-rouge
 do, so it is loaded from a directory of its own
 (``implementations/peers/_isolated.py``; install with ``metricdiff install-peers``).
-Importing it calls ``logging.basicConfig(level=logging.INFO)``, which only
-touches the worker process that scores it.
+Importing it calls ``logging.basicConfig(level=logging.INFO)``, which would make
+every INFO record of the process print (rouge-score's absl "Using default
+tokenizer." among them); the adapter puts the root logger's handlers and level
+back after loading it.
 
 It scores token lists, never text: "preprocessing is a total freedom of the
 client" (its README, whose example splits with ``str.split()``).  So every text
@@ -39,7 +41,9 @@ R^weight x the recall base.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
+import contextlib
+import logging
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.errors import UnsupportedOption
@@ -80,6 +84,10 @@ class EasyRougeAdapter(IsolatedPeerAdapter):
         "weight": Matching("a number above 1", lambda value: float(value) > 1.0),
     }
 
+    def unavailable_reason(self) -> str | None:
+        with _root_logger_kept():  # the first load imports the package
+            return super().unavailable_reason()
+
     def _pairs(self, hyps: Sequence[str], refs: References,
                options: RougeOptions) -> list[tuple[Sentences, Sentences]]:
         """Each segment's hypothesis and reference as sentences of tokens."""
@@ -100,12 +108,24 @@ class EasyRougeAdapter(IsolatedPeerAdapter):
         self.prepared(metric, options)
         pairs = self._pairs(hyps, refs, options)
         alpha = alpha_of(options.f_measure)
-        with _isolated.active(self.name) as peer:
+        with _root_logger_kept(), _isolated.active(self.name) as peer:
             return [_score(peer.module, options, hyp, ref, alpha) for hyp, ref in pairs]
 
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
                      options: RougeOptions) -> RougeResult:
         return macro(self.sentence_scores(metric, hyps, refs, options))
+
+
+@contextlib.contextmanager
+def _root_logger_kept() -> Iterator[None]:
+    """The root logger's handlers and level as they were before the block."""
+    root = logging.getLogger()
+    handlers, level = root.handlers[:], root.level
+    try:
+        yield
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
 
 
 def _score(rouge: Any, options: RougeOptions, hyp: Sentences, ref: Sentences,
