@@ -1,12 +1,13 @@
-"""sumeval's ROUGE against direct calls to ``sumeval.metrics.rouge.RougeCalculator``;
-its BLEU is listed as unavailable beside sacrebleu 2."""
+"""sumeval's ROUGE and BLEU against direct calls to ``RougeCalculator`` and
+``BLEUCalculator`` (the latter on the sacrebleu 1.5.1 of its own folder)."""
 
 from __future__ import annotations
+
+import importlib
 
 import pytest
 
 from helpers import require_impl, translation_pairs
-from metricdiff.implementations import get_adapter
 
 METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-l"]
 
@@ -89,12 +90,71 @@ def test_empty_sides_score_zero(calculator_class, hyp, ref):
         assert got.fmeasure == direct(calculator_class(), metric, hyp, [ref]) == 0.0
 
 
-def test_bleu_says_why_it_cannot_run():
-    adapter = get_adapter("sumeval", "bleu")
-    try:
-        import sumeval.metrics.bleu  # noqa: F401
-    except ImportError:
-        reason = adapter.unavailable_reason()
-        assert reason is not None and "sacrebleu < 2" in reason
-    else:
-        pytest.skip("sumeval's BLEU imports here (sacrebleu < 2)")
+def direct_bleu(hyp: str, refs: str | list[str]) -> float:
+    """``BLEUCalculator().bleu`` itself, with the sacrebleu 1.5.1 it runs on."""
+    from metricdiff.implementations.peers import _isolated
+
+    with _isolated.active("sumeval"):
+        bleu = importlib.import_module("sumeval.metrics.bleu")
+        return float(bleu.BLEUCalculator().bleu(hyp, refs))
+
+
+def test_bleu_readme_example():
+    # sumeval's README scores "I am waiting on the beach" against "He is walking on
+    # the beach" (no printed value). By hand, 13a tokens, 6 each: 3/6 unigrams,
+    # 2/5 bigrams, 1/4 trigrams, no 4-gram of 3 floored to 0.01/3; BP 1:
+    # (1/2 * 2/5 * 1/4 * 0.01/3)^(1/4) = 0.11362...
+    adapter = require_impl("sumeval", "bleu")
+    hyp, ref = "I am waiting on the beach", "He is walking on the beach"
+    got = adapter.corpus_score("bleu", [hyp], [[ref]], adapter.options("bleu"))
+    assert got.score == direct_bleu(hyp, ref)
+    assert got.score == pytest.approx(100 * (0.5 * 0.4 * 0.25 * 0.01 / 3) ** 0.25, rel=1e-12)
+    assert (got.counts, got.totals) == ((3, 2, 1, 0), (6, 5, 4, 3))
+
+
+def test_bleu_real_text_matches_the_library():
+    adapter = require_impl("sumeval", "bleu")
+    hyps, refs = translation_pairs()
+    got = adapter.sentence_scores("bleu", hyps, refs, adapter.options("bleu"))
+    assert [r.score for r in got] == [
+        direct_bleu(hyp, seg[0]) for hyp, seg in zip(hyps, refs, strict=True)]
+    corpus = adapter.corpus_score("bleu", hyps, refs, adapter.options("bleu"))
+    assert corpus.score == pytest.approx(sum(r.score for r in got) / len(got), rel=1e-12)
+    assert corpus.sys_len == sum(r.sys_len for r in got)
+
+
+def test_bleu_empty_hypothesis_scores_zero():
+    adapter = require_impl("sumeval", "bleu")
+    got = adapter.corpus_score("bleu", [""], [["the cat sat"]], adapter.options("bleu"))
+    assert got.score == direct_bleu("", "the cat sat") == 0.0
+
+
+@pytest.mark.parametrize("hyp", ["the cat sat", ""])
+def test_bleu_empty_reference_fails_as_in_the_library(hyp):
+    # sacrebleu 1.5.1 drops empty references, then finds none: EOFError "No valid
+    # references for a sentence!", from the library and through the adapter.
+    adapter = require_impl("sumeval", "bleu")
+    with pytest.raises(EOFError):
+        direct_bleu(hyp, "")
+    with pytest.raises(EOFError):
+        adapter.corpus_score("bleu", [hyp], [[""]], adapter.options("bleu"))
+
+
+def test_bleu_several_references_fail_as_in_the_library():
+    # A list of references is one reference stream of two lines against one
+    # hypothesis line: sacrebleu 1.5.1 raises EOFError, and so does the adapter.
+    adapter = require_impl("sumeval", "bleu")
+    refs = ["He is walking on the beach", "I am waiting at the beach"]
+    with pytest.raises(EOFError):
+        direct_bleu("I am waiting on the beach", refs)
+    with pytest.raises(EOFError):
+        adapter.corpus_score("bleu", ["I am waiting on the beach"], [refs],
+                             adapter.options("bleu"))
+
+
+def test_main_sacrebleu_is_left_alone():
+    adapter = require_impl("sumeval", "bleu")
+    adapter.corpus_score("bleu", ["a b c"], [["a b c"]], adapter.options("bleu"))
+    import sacrebleu
+
+    assert sacrebleu.__version__.startswith("2.")

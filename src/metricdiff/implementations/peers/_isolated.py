@@ -65,6 +65,9 @@ class IsolatedPeer:
     distribution: str  # the PyPI distribution
     version: str  # the pinned version
     package: str  # the top-level package it installs
+    #: Whether a copy in the main environment may stand in when the folder is
+    #: missing (not for an old version of a package metricdiff itself pins).
+    main_env_fallback: bool = True
 
     @property
     def requirement(self) -> str:
@@ -78,6 +81,10 @@ PEERS: dict[str, IsolatedPeer] = {
     # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
     "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
     "rouge-chinese": IsolatedPeer("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
+    # sumeval's BLEU imports names sacrebleu 2 removed: it runs on sacrebleu 1.5.1
+    # (the last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
+    "sumeval": IsolatedPeer("sumeval", "sacrebleu", "1.5.1", "sacrebleu",
+                            main_env_fallback=False),
 }
 
 
@@ -133,6 +140,8 @@ def main_env_owner(package: str) -> str | None:
 
 def _main_env_root(peer: IsolatedPeer) -> tuple[Path, str] | None:
     """The main environment's copy of the peer, if its ``rouge`` is that peer's."""
+    if not peer.main_env_fallback:
+        return None
     owners = importlib.metadata.packages_distributions().get(peer.package, [])
     if [_normalise(o) for o in dict.fromkeys(owners)] != [_normalise(peer.distribution)]:
         return None

@@ -39,9 +39,31 @@ janome, jieba) are not driven.
 BLEU
 ----
 ``sumeval.metrics.bleu`` does ``from sacrebleu import corpus_bleu, TOKENIZERS,
-DEFAULT_TOKENIZER``; sacrebleu 2.0 removed both names, so with the sacrebleu that
-metricdiff pins (2.6.0) importing it raises ``ImportError``.  The BLEU adapter
-is registered so that ``metricdiff impls`` says so; it needs sacrebleu < 2.
+DEFAULT_TOKENIZER``; sacrebleu 2.0 removed both names, so beside the sacrebleu
+metricdiff pins (2.6.0) importing it raises ``ImportError``.  It therefore runs
+on sacrebleu 1.5.1, the last 1.x, installed into a folder of its own by
+``metricdiff install-peers`` (``_isolated``: peer ``sumeval``); the main
+environment's sumeval is imported while that sacrebleu stands in for the main one.
+
+``BLEUCalculator()`` (``smooth_method="floor"``, ``smooth_value=0.01``,
+``use_effective_order=True``, ``lang="en"``) calls ``corpus_bleu`` on one summary;
+declared default profile, read from ``sumeval/metrics/bleu.py`` and sacrebleu
+1.5.1's ``compute_bleu``:
+
+* ``tokenize=13a`` (sacrebleu's ``DEFAULT_TOKENIZER``), ``lowercase=none``.
+* ``smoothing=floor`` with ``smooth_value=0.01``: a zero precision becomes 0.01 /
+  total; ``empty_order=effective-order`` (``use_effective_order=True``).
+* ``all_zero=smooth``: sacrebleu 1.5.1 has no early return when nothing matches
+  (2.x's ``if not any(correct)`` came later), so floor smoothing still scores.
+* ``level=sentence-mean``: it has no corpus function; the corpus score is the mean
+  of the segment scores (what its command line's ``averages`` does for ROUGE).
+* ``empty_reference=dropped``: ``corpus_bleu`` removes empty references; a
+  summary left with none raises ``EOFError`` ("No valid references for a
+  sentence!"), let through.
+* One reference is passed as a string (its README's use).  A list of several
+  (its docstring: "str or str[]") becomes one reference *stream* of several
+  lines against one hypothesis line, and sacrebleu raises ``EOFError``: the
+  adapter passes the list as sumeval would and lets that error through.
 """
 
 from __future__ import annotations
@@ -50,7 +72,9 @@ import importlib
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from metricdiff.errors import PeerNotInstalled
 from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import (
     ANY_ALPHA,
     ROUGE_N_METRICS,
@@ -138,36 +162,83 @@ def _counts(calculator: Any, hyp: str, targets: list[str],
 
 
 class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
-    """sumeval 0.2.2's ``BLEUCalculator``: it cannot be imported beside sacrebleu 2
-    (see the module docstring), so it only says why."""
+    """sumeval 0.2.2's ``BLEUCalculator``, on sacrebleu 1.5.1 from a folder of its
+    own (see the module docstring)."""
 
     name = "sumeval"
     distribution = "sumeval"
-    modules = ("sumeval.metrics.bleu",)
-    # BLEUCalculator's defaults: sacrebleu's 13a, smooth_method="floor" with
-    # smooth_value=0.01, use_effective_order=True.
+    modules = ("sumeval.metrics.rouge",)
+    install_hint = _isolated.INSTALL_COMMAND
+    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+    # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {
         "tokenize": "13a",
         "smoothing": "floor",
         "smooth_value": 0.01,
         "empty_order": "effective-order",
+        "level": "sentence-mean",
+        "empty_reference": "dropped",
     }
 
     def unavailable_reason(self) -> str | None:
+        missing = super().unavailable_reason()
+        if missing is not None:
+            return missing
         try:
-            importlib.import_module("sumeval.metrics.bleu")
-        except ImportError:
-            return (
-                f"{self.name}: its BLEU cannot be imported: it needs sacrebleu < 2 "
-                "(sacrebleu.TOKENIZERS), metricdiff pins sacrebleu 2.6.0; its ROUGE runs"
-            )
+            _bleu_module()
+        except PeerNotInstalled as error:
+            return f"{self.name}: its BLEU needs sacrebleu < 2 beside it: {error}"
+        except Exception as error:  # a broken install makes the peer unusable
+            return (f"{self.name}: its BLEU cannot be loaded ({error}); reinstall: "
+                    f"{_isolated.INSTALL_COMMAND} --force {self.name}")
         return None
+
+    def sentence_scores(self, metric: str, hyps: Sequence[str], refs: References,
+                        options: BleuOptions) -> list[BleuResult]:
+        """``BLEUCalculator().bleu(hyp, refs, score_only=False)`` per segment: one
+        reference is passed as a string (its README's use), several as a list."""
+        self.prepared(metric, options)
+        bleu = _bleu_module()
+        calculator = bleu.BLEUCalculator()
+        results = []
+        with _isolated.active(self.name):
+            for hyp, seg in PeerRougeAdapter.segments(hyps, refs):
+                score = calculator.bleu(hyp, seg[0] if len(seg) == 1 else seg,
+                                        score_only=False)
+                results.append(_bleu_result(score, score.score))
+        return results
 
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
                      options: BleuOptions) -> BleuResult:
-        self.prepared(metric, options)
-        raise NotImplementedError(  # pragma: no cover - unreachable with sacrebleu 2
-            "sumeval's BLEU is not driven: it needs sacrebleu < 2")
+        """``level=sentence-mean``: the mean of the segments' scores, with their
+        statistics pooled and sacrebleu 1.5.1's precisions and BP of those."""
+        segments = self.sentence_scores(metric, hyps, refs, options)
+        if not segments:
+            raise ValueError("sumeval scores one summary at a time: an empty corpus has none")
+        orders = len(segments[0].counts)
+        counts = [sum(s.counts[n] for s in segments) for n in range(orders)]
+        totals = [sum(s.totals[n] for s in segments) for n in range(orders)]
+        sys_len, ref_len = sum(s.sys_len for s in segments), sum(s.ref_len for s in segments)
+        with _isolated.active(self.name) as peer:
+            pooled = peer.module.compute_bleu(
+                counts, totals, sys_len, ref_len, smooth_method="floor", smooth_value=0.01,
+                use_effective_order=True)
+        return _bleu_result(pooled, sum(s.score for s in segments) / len(segments))
+
+
+def _bleu_module() -> Any:
+    """``sumeval.metrics.bleu``, imported while sacrebleu 1.5.1 stands in for the
+    main environment's sacrebleu (its functions keep that sacrebleu)."""
+    with _isolated.active("sumeval"):
+        return importlib.import_module("sumeval.metrics.bleu")
+
+
+def _bleu_result(score: Any, headline: float) -> BleuResult:
+    """A BleuResult from a sacrebleu 1.x ``BLEUScore`` with ``headline`` as score;
+    its counts and totals are whole numbers (floor smoothing leaves them)."""
+    return BleuResult(float(headline), tuple(map(float, score.precisions)), float(score.bp),
+                      int(score.sys_len), float(score.ref_len),
+                      tuple(map(float, score.counts)), tuple(map(float, score.totals)))
 
 
 __all__ = ["SumevalBleuAdapter", "SumevalRougeAdapter"]
