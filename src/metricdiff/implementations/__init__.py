@@ -52,6 +52,8 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "multi-bleu": {"bleu": "peers.multi_bleu:MultiBleuAdapter"},
+    "mteval-v13a": {"bleu": "peers.mteval:MtevalV13aAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
