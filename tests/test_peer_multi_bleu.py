@@ -17,6 +17,7 @@ import pytest
 from metricdiff.errors import ImplementationFailed, UnsupportedOption
 from metricdiff.implementations import get_adapter, resolve
 from metricdiff.implementations.peers import multi_bleu
+from metricdiff.implementations.text.tokenizers import get_tokenizer
 
 ADAPTER = get_adapter("multi-bleu")
 if ADAPTER.unavailable_reason():
@@ -101,5 +102,27 @@ def test_uneven_references_are_refused():
         score(["a b", "c d"], [["a b", "a c"], ["c d"]])
 
 
+def test_unicode_spaces_stay_inside_tokens(tmp_path):
+    # U+00A0 and U+3000 are not ASCII whitespace: Perl's split on bytes keeps
+    # them inside tokens, so "a\u00a0b c" is 2 tokens (hyp_len=2).
+    hyps, refs = ["a\u00a0b c", "x\u3000y z"], [["a b c"], ["x y z"]]
+    assert as_printed(score(hyps, refs)) == run_script(tmp_path, hyps, refs)
+    assert score(hyps, refs).sys_len == 4
+    assert ADAPTER.default_options("bleu").tokenize == "whitespace-ascii"
+
+
 def test_line_break_inside_a_segment_is_a_space():
     assert math.isclose(score(["a b\nc d"], [["a b c d"]]).score, 100.0)
+
+
+@pytest.mark.parametrize(
+    "text", [" a\u00a0b \t c\u3000d\n", "x\x0by\x0cz\rw", "\x1cq\x85r\u2028s", ""]
+)
+def test_whitespace_ascii_is_perl_split_on_bytes(text):
+    # Perl itself is the oracle: `split` on the line read as bytes.
+    printed = subprocess.run(
+        ["perl", "-e", 'local $/; my $t = <STDIN>; print join("\\x00", split(" ", $t))'],
+        input=text.encode(), capture_output=True, check=True,
+    ).stdout.decode()
+    expected = printed.split("\x00") if printed else []
+    assert get_tokenizer("whitespace-ascii")(text) == expected

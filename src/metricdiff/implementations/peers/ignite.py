@@ -21,6 +21,8 @@ BLEU (``ignite/metrics/nlp/bleu.py``, "inspired by nltk"):
 * An empty string is a reference of length 0; ``None`` is dropped.  A segment
   without any reference makes ``min()`` of nothing fail: a crash.
 
+``no_smooth`` divides by ``max(1, d)`` with ``d`` a float32 tensor, so each
+precision is rounded to float32 (about 1e-8 relative): hence the tolerance.
 Only the score is returned: with ``level=corpus`` the pooled counts and lengths
 are read from the metric's states (float64 tensors), otherwise they are
 ``unknown``; precisions and BP always are.
@@ -46,7 +48,7 @@ import importlib
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.implementations.peers._rouge_common import (
     ANY_ALPHA,
     PREPROCESSING_SETTABLE,
@@ -74,6 +76,8 @@ class IgniteBleuAdapter(Adapter[BleuOptions, BleuResult]):
     distribution = "pytorch-ignite"
     modules = _MODULES
     install_hint = _INSTALL
+    # no_smooth divides by max(1, d), d a float32 tensor: the precisions are float32.
+    tolerance = Tolerance(relative=1e-6, reason="its precisions are float32 tensors")
     profile: ClassVar[Mapping[str, Any]] = {"level": "sentence-mean"}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,

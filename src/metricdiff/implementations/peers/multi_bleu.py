@@ -12,11 +12,10 @@ header).  nmtpytorch pins torch 1.0.0, which cannot install here, so
 
 Declared default profile, read from the script:
 
-* ``tokenize=none``: ``split`` on whitespace; ``-lc`` (``lowercase=ascii``)
-  applies Perl's ``lc`` to the raw line, and the script reads bytes, so only
-  A-Z fold.  Perl's ``split`` on bytes cuts at ASCII whitespace only, where
-  ``str.split`` also cuts at U+0085, U+00A0 and the other Unicode spaces: a gap
-  in metricdiff's model (docs/peers.md), not hidden.
+* ``tokenize=whitespace-ascii``: the script reads bytes, and Perl's ``split``
+  on bytes cuts at ASCII whitespace only (``str.split`` also cuts at U+00A0,
+  U+3000 and the other Unicode spaces).  ``-lc`` (``lowercase=ascii``) applies
+  Perl's ``lc`` to the raw bytes, so only A-Z fold.
 * ``max_order=4`` (fixed), uniform weights, no smoothing, ``empty_order=zero``
   (``my_log`` of a zero precision is -9999999999), clipping by the largest
   count in any one reference, ``ref_length=closest`` with ties to the shorter
@@ -117,7 +116,7 @@ class MultiBleuAdapter(Adapter[BleuOptions, BleuResult]):
         absolute=0.05,
         reason="it prints BLEU to 0.01, the precisions to 0.1 and BP to 0.001",
     )
-    profile: ClassVar[Mapping[str, Any]] = {}
+    profile: ClassVar[Mapping[str, Any]] = {"tokenize": "whitespace-ascii"}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {"lowercase": ("none", "ascii")}
     batch_size = 50
 
