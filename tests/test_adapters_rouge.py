@@ -607,6 +607,8 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
                            f"{tmp_path / 'rouge-pltrdy'} rouge==1.0.1")
     assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
     assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
+    # nmtpytorch 4.0.0 for the copy of multi-bleu.perl it ships (peers/multi_bleu.py).
+    assert f"--target {tmp_path / 'multi-bleu'} nmtpytorch==4.0.0" in "\n".join(out)
     assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
 
 

@@ -85,6 +85,9 @@ PEERS: dict[str, IsolatedPeer] = {
     # (the last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
     "sumeval": IsolatedPeer("sumeval", "sacrebleu", "1.5.1", "sacrebleu",
                             main_env_fallback=False),
+    # Only its copy of Moses' multi-bleu.perl is used (peers/multi_bleu.py); it
+    # pins torch 1.0.0, hence --no-deps in a folder of its own.
+    "multi-bleu": IsolatedPeer("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch"),
 }
 
 
