@@ -158,3 +158,18 @@ def test_main_sacrebleu_is_left_alone():
     import sacrebleu
 
     assert sacrebleu.__version__.startswith("2.")
+
+
+def test_without_its_sacrebleu_folder_rouge_still_runs(monkeypatch, tmp_path):
+    # The folder with sacrebleu 1.5.1 missing: sumeval is listed as available (its
+    # ROUGE runs) and the reason names its BLEU and the command that installs it.
+    from metricdiff.api import implementations
+    from metricdiff.implementations.peers import _isolated
+
+    require_impl("sumeval", "rouge-1")
+    monkeypatch.setenv(_isolated.ENV_VAR, str(tmp_path))
+    monkeypatch.setattr(_isolated, "_LOADED", {})
+    found = {found.name: found for found in implementations()}["sumeval"]
+    assert found.available
+    assert "BLEU needs sacrebleu < 2" in found.reason
+    assert _isolated.INSTALL_COMMAND in found.reason
