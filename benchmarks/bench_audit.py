@@ -9,10 +9,10 @@ twice side by side at --jobs 2, every available implementation the Perl script
 included: with ``--no-minimise`` and with minimal examples (the default); once on
 generated cases (seed 0) and once on the first pairs of the real translations in
 ``data/translations/`` (user files, ``--hyp``/``--ref``).  Each ratio of the two
-times (issue 11's target: at most 2) is printed on a line of its own,
-``RATIO audit METRIC INPUT default/no-minimise X``, after a table with the
-findings' example sizes and how many examples the shrinking budget left
-unfinished.  Nothing here asserts a time.
+times (issue 11's target: at most 2) is printed on a line of its own as soon as
+it is measured, ``RATIO audit METRIC INPUT default/no-minimise X``, and a table
+at the end adds the findings' example sizes and how many examples the shrinking
+budget left unfinished.  Nothing here asserts a time.
 
 ``--throughput``: cases per second over the Python adapters at --jobs 1 and
 --jobs 2, and the time the explainer spends per distinct cause (generated cases,
@@ -164,11 +164,13 @@ def main() -> None:
                               AuditConfig(adapter_names(), workers=2, timeout=300))
     rows = []
     for metric in args.metric or METRICS:
-        rows.append(shrink_cost(metric, "generated", generated_cases(metric, cases, 0)))
-        rows.append(shrink_cost(metric, "real-files", real_cases(metric, cases)))
+        for source, inputs in (("generated", generated_cases(metric, cases, 0)),
+                               ("real-files", real_cases(metric, cases))):
+            row = shrink_cost(metric, source, inputs)
+            rows.append(row)  # each ratio as soon as it is measured, the table at the end
+            print(f"RATIO audit {metric} {source} default/no-minimise {row['ratio']}",
+                  flush=True)
     print(tabulate(rows, headers="keys", tablefmt="github"))
-    for row in rows:
-        print(f"RATIO audit {row['metric']} {row['input']} default/no-minimise {row['ratio']}")
 
 
 if __name__ == "__main__":
