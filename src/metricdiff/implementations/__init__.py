@@ -52,6 +52,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
