@@ -53,6 +53,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
     "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
+    "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]

@@ -25,6 +25,8 @@ TOKENIZE = choice(
         "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
+        "whitespace-strict-trimmed": "str.strip().split(' '): the line's ends stripped "
+        "first, inner double spaces still make empty tokens",
     },
 )
 

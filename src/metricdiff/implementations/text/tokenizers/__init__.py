@@ -23,6 +23,7 @@ _REGISTRY: dict[str, str] = {
     "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
 }
 
