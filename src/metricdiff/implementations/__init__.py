@@ -54,6 +54,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
     "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
     "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
+    "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
