@@ -55,6 +55,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
     "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
     "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
+    "vizseq": {"bleu": "peers.vizseq:VizseqAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
