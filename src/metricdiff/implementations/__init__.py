@@ -56,6 +56,7 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
     "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
     "vizseq": {"bleu": "peers.vizseq:VizseqAdapter"},
+    "bleu": {"bleu": "peers.pypi_bleu:PypiBleuAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
