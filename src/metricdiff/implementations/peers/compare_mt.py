@@ -33,9 +33,9 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
 from metricdiff.errors import UnsupportedOption
-from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.implementations.base import Adapter, References
+from metricdiff.implementations.peers._token_lists import TOKENIZED_HERE, tokens
 from metricdiff.implementations.reference.bleu import usable_references
-from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import MISSING, BleuResult
 
@@ -56,11 +56,7 @@ class CompareMtAdapter(Adapter[BleuOptions, BleuResult]):
         "all_zero": "zero",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "max_order": ANY,
-        "weights": ANY,
+        **TOKENIZED_HERE,
         "empty_reference": ("length-zero", "dropped"),
     }
 
@@ -71,13 +67,9 @@ class CompareMtAdapter(Adapter[BleuOptions, BleuResult]):
         from compare_mt.scorers import BleuScorer
 
         own_case = options.lowercase == "unicode" and options.lowercase_stage == "after-tokenize"
-        case = "none" if own_case else options.lowercase
-
-        def tokens(text: str) -> list[str]:
-            return preprocess(text, options.tokenize, case, options.lowercase_stage)
-
-        ref_tokens = [tokens(ref) for ref in _single_references(refs, options)]
-        out_tokens = [tokens(hyp) for hyp in hyps]
+        case = "none" if own_case else None
+        ref_tokens = [tokens(ref, options, case) for ref in _single_references(refs, options)]
+        out_tokens = [tokens(hyp, options, case) for hyp in hyps]
         if len(ref_tokens) != len(out_tokens):
             raise ValueError(f"{len(out_tokens)} hypotheses but {len(ref_tokens)} references")
         scorer = BleuScorer(weights=options.order_weights(), case_insensitive=own_case)

@@ -34,9 +34,9 @@ from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
 from metricdiff.errors import MissingReferenceError, UnsupportedOption
-from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
+from metricdiff.implementations.base import Adapter, References, Tolerance
+from metricdiff.implementations.peers._token_lists import TOKENIZED_HERE, tokens
 from metricdiff.implementations.reference.bleu import usable_references
-from metricdiff.implementations.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import MISSING, BleuResult
 
@@ -66,11 +66,7 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
         "level": "sentence-mean",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "max_order": ANY,
-        "weights": ANY,
+        **TOKENIZED_HERE,
         "smoothing": tuple(_SMOOTHING),
         "smooth_value": ("0.1",),
         "empty_reference": ("length-zero", "dropped"),
@@ -100,9 +96,6 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
         self.prepared(metric, options)
         from fast_bleu import BLEU
 
-        def tokens(text: str) -> list[str]:
-            return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage)
-
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
         results = []
@@ -113,9 +106,11 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
                     f"fast-bleu needs a reference for every segment; segment {number} has "
                     "none (its closest_ref_length would read an empty array)"
                 )
-            bleu = BLEU([tokens(ref) for ref in usable], {"bleu": options.order_weights()},
+            bleu = BLEU([tokens(ref, options) for ref in usable],
+                        {"bleu": options.order_weights()},
                         smoothing_func=_SMOOTHING[options.smoothing])
-            results.append(_score_only(100.0 * float(bleu.get_score([tokens(hyp)])["bleu"][0])))
+            score = bleu.get_score([tokens(hyp, options)])["bleu"][0]
+            results.append(_score_only(100.0 * float(score)))
         return results
 
 
