@@ -99,9 +99,11 @@ def test_tokens_are_cut_at_a_nul_character() -> None:
 
 @pytest.mark.parametrize(
     "settings",
-    [{"max_order": "1"}, {"max_order": "2", "weights": "0.5,0.6"}, {"smoothing": "exp"}],
+    [{"max_order": "1"}, {"max_order": "2", "weights": "0.5,0.6"}, {"smoothing": "exp"},
+     {"smoothing": "float-min"}],
 )
 def test_refuses_what_it_cannot_honour(settings: dict[str, str]) -> None:
-    # Its own assertions (2 <= N, weights summing to 1) and its two smoothings.
+    # Its own assertions (2 <= N, weights summing to 1); method1 is its one smoothing
+    # that is NLTK's (its method0 uses long double's minimum).
     with pytest.raises(UnsupportedOption, match="fast-bleu cannot honour"):
         _adapter().options("bleu", settings)

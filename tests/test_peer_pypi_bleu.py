@@ -14,7 +14,7 @@ def test_listed_as_unavailable_with_what_to_do() -> None:
     reason = adapter.unavailable_reason()
     # bleu/download.py fetches the Moses scripts from GitHub at import.
     assert reason is not None and "downloads Moses'" in reason
-    assert "audit the Moses scripts directly" in reason
+    assert "nearest runnable peer: multi-bleu" in reason
 
 
 def test_scoring_raises_the_reason() -> None:

@@ -50,8 +50,17 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge-metric-py": {"rouge": "peers.rouge_metric_py:RougeMetricPyAdapter"},
     "rouge-pltrdy": {"rouge": "peers.rouge_pltrdy:RougePltrdyAdapter"},
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
-    "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
+    "torchmetrics": {
+        "bleu": "peers.torchmetrics:TorchmetricsBleuAdapter",
+        "rouge": "peers.torchmetrics:TorchmetricsRougeAdapter",
+    },
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "multi-bleu": {"bleu": "peers.multi_bleu:MultiBleuAdapter"},
+    "mteval-v13a": {"bleu": "peers.mteval:MtevalV13aAdapter"},
+    "ignite": {
+        "bleu": "peers.ignite:IgniteBleuAdapter",
+        "rouge": "peers.ignite:IgniteRougeAdapter",
+    },
     "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
     "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
     "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},

@@ -27,6 +27,8 @@ TOKENIZE = choice(
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
         "whitespace-strict-trimmed": "str.strip().split(' '): the line's ends stripped "
         "first, inner double spaces still make empty tokens",
+        "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "
+        "U+00A0, U+3000 and the other Unicode spaces stay inside tokens",
     },
 )
 

@@ -74,6 +74,9 @@ class IsolatedPeer:
 PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
+    # Only its copy of Moses' multi-bleu.perl is used (peers/multi_bleu.py); it
+    # pins torch 1.0.0, hence --no-deps in a folder of its own.
+    "multi-bleu": IsolatedPeer("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch"),
 }
 
 

@@ -14,11 +14,14 @@ profile, read from ``cpp_sources/sources/nltk.cpp`` (0.0.90):
   ``lowercase`` values can be set.
 * ``smoothing=floor`` with epsilon 0.1: ``smoothing_func=1``, the default, is
   NLTK's method1 (``smooth_1``: a zero numerator becomes 1 over ten times the
-  denominator).  ``smoothing_func=0`` (``float-min``, NLTK's method0) can be set.
+  denominator).  ``smoothing_func=0`` is refused: it is meant as NLTK's method0
+  but takes the log of ``numeric_limits<long double>::min()`` (~3.4e-4932), not
+  of the double's 2.2e-308, so the score underflows to 0 for ordinary weights and
+  is neither ``float-min`` nor ``none``.
 * ``empty_order=denominator-one`` (``modified_precision``: ``max(1,
   denominator)``), ``all_zero=zero`` (``if (p_n[0].numerator == 0) return 0``),
   ``ref_length=closest`` with ties to the shorter (``closest_ref_length``).
-* ``weights``: one weight vector per BLEU-N, of at least two orders (its
+* ``weights``: one weight vector per maximum order N, of at least two orders (its
   assertion ``2 <= min_n``), summing to 1; they reach the C++ code as 32-bit
   ``float``, hence the tolerance.
 
@@ -40,8 +43,6 @@ from metricdiff.implementations.reference.bleu import usable_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import MISSING, BleuResult
 
-#: metricdiff smoothing value -> fast-bleu ``smoothing_func``.
-_SMOOTHING = {"float-min": 0, "floor": 1}
 #: What ``get_score`` does not report.
 _UNREPORTED = frozenset({"precisions", "bp", "sys_len", "ref_len", "counts", "totals"})
 
@@ -65,9 +66,12 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
         "all_zero": "zero",
         "level": "sentence-mean",
     }
+    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "smoothing": {"float-min": "its smoothing_func=0 takes the log of long double's "
+                      "minimum (~3.4e-4932), not NLTK's 2.2e-308"},
+    }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         **TOKENIZED_HERE,
-        "smoothing": tuple(_SMOOTHING),
         "smooth_value": ("0.1",),
         "empty_reference": ("length-zero", "dropped"),
     }
@@ -108,7 +112,7 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
                 )
             bleu = BLEU([tokens(ref, options) for ref in usable],
                         {"bleu": options.order_weights()},
-                        smoothing_func=_SMOOTHING[options.smoothing])
+                        smoothing_func=1)  # method1, smoothing=floor
             score = bleu.get_score([tokens(hyp, options)])["bleu"][0]
             results.append(_score_only(100.0 * float(score)))
         return results

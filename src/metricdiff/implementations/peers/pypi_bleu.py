@@ -27,8 +27,8 @@ from metricdiff.statistics import BleuResult
 
 REASON = (
     "bleu: PyPI bleu 0.3 downloads Moses' detokenizer.perl and multi-bleu-detok.perl "
-    "from GitHub when it is imported, and metricdiff runs without network; audit the "
-    "Moses scripts directly instead"
+    "from GitHub when it is imported; metricdiff runs without network, and no registry "
+    "package ships those two scripts (the nearest runnable peer: multi-bleu)"
 )
 
 

@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
     "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
+    "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
 }
 
