@@ -97,3 +97,20 @@ def test_refuses_what_it_cannot_honour(settings: dict[str, str]) -> None:
     # ref_len_method has no average.
     with pytest.raises(UnsupportedOption, match="bleuscore cannot honour"):
         _adapter().options("bleu", settings)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "g\x1fs",  # the audit's minimal example
+        "a\x1cb\x1dc\x1ed\x85e\u2028f\u3000g\xa0h",
+        "it's 3.5 km, (roughly) 2.½ - &amp; &quot;x&quot; <skipped>",
+        "",
+    ],
+)
+def test_its_tokenizer_is_13a_white_space(text: str) -> None:
+    # Expected: bleuscore.tokenizer_13a itself.  U+001C..U+001F are not Unicode
+    # White_Space, so they stay inside tokens (str.split() would cut there).
+    from metricdiff.implementations.text.tokenizers import get_tokenizer
+
+    assert get_tokenizer("13a-white-space")(text) == bleuscore.tokenizer_13a(text)

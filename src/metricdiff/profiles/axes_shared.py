@@ -12,6 +12,8 @@ TOKENIZE = choice(
     {
         "none": "split on Unicode whitespace (str.split)",
         "13a": "mteval-v13a rules: punctuation split off, '.' and ',' kept inside numbers",
+        "13a-white-space": "13a's rules, tokens split at Unicode White_Space only (Rust's "
+        "split_whitespace): U+001C..U+001F stay inside tokens, as with Perl's \\s",
         "intl": "mteval-v14 international rules: Unicode punctuation and symbols split off",
         "zh": "each CJK character is a token, the rest tokenized by 13a rules",
         "zh-sacrebleu": "sacrebleu's zh: its Ext-B range, written '\\u20000', makes "

@@ -4,8 +4,11 @@
 Declared default profile, read from the type stubs ``bleuscore/__init__.pyi``
 (0.2.0) and checked against direct calls (tests/test_peer_bleuscore.py):
 
-* ``tokenize=13a``: ``compute`` runs its own ``tokenizer_13a`` on every line
-  (HF's copy of sacrebleu's 13a); there is no switch, so the axis is fixed.
+* ``tokenize=13a-white-space``: ``compute`` runs its own ``tokenizer_13a`` on
+  every line (HF's copy of sacrebleu's 13a, in Rust); there is no switch, so the
+  axis is fixed.  Its last step is Rust's ``split_whitespace``, which leaves
+  U+001C..U+001F inside tokens where ``str.split()`` cuts: that is the
+  difference from ``13a``, found by the audit.
 * ``ref_length=shortest`` (``ref_len_method="shortest"``, HF's choice);
   ``closest`` (``"closest"``, ties to the shorter) can be set.
 * ``smoothing=none``; ``smooth=True`` adds 1 to the matches and the totals of
@@ -44,7 +47,7 @@ class BleuscoreAdapter(Adapter[BleuOptions, BleuResult]):
     distribution = "bleuscore"
     modules = ("bleuscore",)
     profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a",
+        "tokenize": "13a-white-space",
         "ref_length": "shortest",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {

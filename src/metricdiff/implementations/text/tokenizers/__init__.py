@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "none": "whitespace:WhitespaceTokenizer",
     "char": "char:CharTokenizer",
     "13a": "mteval13a:Tokenizer13a",
+    "13a-white-space": "mteval13a_white_space:Tokenizer13aWhiteSpace",
     "intl": "mteval14intl:TokenizerIntl",
     "zh": "zh:ZhTokenizer",
     "zh-sacrebleu": "zh:ZhSacrebleuTokenizer",
