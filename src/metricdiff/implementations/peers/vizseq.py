@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, cast
 
@@ -47,7 +48,9 @@ class VizseqAdapter(Adapter[BleuOptions, BleuResult]):
 
     name = "vizseq"
     distribution = "vizseq"
-    modules = ("nltk",)  # vizseq itself is imported in unavailable_reason
+    # vizseq itself takes seconds to import (IPython, pandas, matplotlib): it is
+    # looked for here, and imported in the worker that scores.
+    modules = ("nltk", "sacrebleu")
     install_hint = "pip install 'metricdiff[vizseq]'"
     tolerance = Tolerance(
         absolute=5e-4,
@@ -67,11 +70,8 @@ class VizseqAdapter(Adapter[BleuOptions, BleuResult]):
         reason = super().unavailable_reason()
         if reason is not None:
             return reason
-        try:
-            _scorer_class()
-        except Exception as error:  # any import failure makes the peer unusable
-            return f"vizseq: cannot import vizseq.scorers.bleu ({error}); install: " + \
-                self.install_hint
+        if importlib.util.find_spec("vizseq") is None:
+            return f"vizseq: vizseq is not installed; install: {self.install_hint}"
         return None
 
     def corpus_score(
