@@ -55,6 +55,13 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "rouge": "peers.torchmetrics:TorchmetricsRougeAdapter",
     },
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "easy-rouge": {"rouge": "peers.easy_rouge:EasyRougeAdapter"},
+    "rouge-chinese": {"rouge": "peers.rouge_chinese:RougeChineseAdapter"},
+    "rouge-score-rs": {"rouge": "peers.rouge_score_rs:RougeScoreRsAdapter"},
+    "sumeval": {
+        "bleu": "peers.sumeval:SumevalBleuAdapter",
+        "rouge": "peers.sumeval:SumevalRougeAdapter",
+    },
     "multi-bleu": {"bleu": "peers.multi_bleu:MultiBleuAdapter"},
     "mteval-v13a": {"bleu": "peers.mteval:MtevalV13aAdapter"},
     "ignite": {

@@ -31,6 +31,9 @@ TOKENIZE = choice(
         "first, inner double spaces still make empty tokens",
         "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "
         "U+00A0, U+3000 and the other Unicode spaces stay inside tokens",
+        "whitespace-zh-sentences": "rouge-chinese: str.split() of the pieces left after "
+        "a break after Chinese sentence ends (。！？?, '......', '……'), which stay on "
+        "their token; a blank piece is one empty token; no word segmentation",
     },
 )
 

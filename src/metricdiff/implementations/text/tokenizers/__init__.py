@@ -27,6 +27,7 @@ _REGISTRY: dict[str, str] = {
     "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
     "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "whitespace-zh-sentences": "zh_sentences:WhitespaceZhSentencesTokenizer",
 }
 
 #: Tokenizers that fold case themselves, whatever the ``lowercase`` axis says,
