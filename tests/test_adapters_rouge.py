@@ -608,10 +608,11 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
     assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
     assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
     # sacrerouge 0.2.5 with what importing it needs (its METADATA pins overrides==3.1.0)
-    assert out[2].endswith(f"--target {tmp_path / 'sacrerouge'} sacrerouge==0.2.5 "
-                           "overrides==3.1.0 googledrivedownloader==0.4 jsons==1.6.3 "
-                           "typish==1.9.3")
-    assert f"--target {tmp_path / 'jury'} jury==2.3.1 evaluate==0.4.6" in out[3]
+    assert (f"--target {tmp_path / 'sacrerouge'} sacrerouge==0.2.5 overrides==3.1.0 "
+            "googledrivedownloader==0.4 jsons==1.6.3 typish==1.9.3") in "\n".join(out)
+    assert f"--target {tmp_path / 'jury'} jury==2.3.1 evaluate==0.4.6" in "\n".join(out)
+    # nmtpytorch 4.0.0 for the copy of multi-bleu.perl it ships (peers/multi_bleu.py).
+    assert f"--target {tmp_path / 'multi-bleu'} nmtpytorch==4.0.0" in "\n".join(out)
     assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
 
 

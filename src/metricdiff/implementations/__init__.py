@@ -57,8 +57,29 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "bleu": "peers.hf_evaluate:HfEvaluateBleuAdapter",
         "rouge": "peers.hf_evaluate:HfEvaluateRougeAdapter",
     },
-    "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
+    "torchmetrics": {
+        "bleu": "peers.torchmetrics:TorchmetricsBleuAdapter",
+        "rouge": "peers.torchmetrics:TorchmetricsRougeAdapter",
+    },
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "easy-rouge": {"rouge": "peers.easy_rouge:EasyRougeAdapter"},
+    "rouge-chinese": {"rouge": "peers.rouge_chinese:RougeChineseAdapter"},
+    "rouge-score-rs": {"rouge": "peers.rouge_score_rs:RougeScoreRsAdapter"},
+    "sumeval": {
+        "bleu": "peers.sumeval:SumevalBleuAdapter",
+        "rouge": "peers.sumeval:SumevalRougeAdapter",
+    },
+    "multi-bleu": {"bleu": "peers.multi_bleu:MultiBleuAdapter"},
+    "mteval-v13a": {"bleu": "peers.mteval:MtevalV13aAdapter"},
+    "ignite": {
+        "bleu": "peers.ignite:IgniteBleuAdapter",
+        "rouge": "peers.ignite:IgniteRougeAdapter",
+    },
+    "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
+    "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
+    "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
+    "vizseq": {"bleu": "peers.vizseq:VizseqAdapter"},
+    "bleu": {"bleu": "peers.pypi_bleu:PypiBleuAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]

@@ -88,6 +88,8 @@ SMOOTHING = choice(
         "cc7": "Chen & Cherry 7: smoothing 4, then smoothing 5",
         "epsilon": "pycocoevalcap: (matches + 1e-15) / (total + 1e-9) on every order",
         "float-min": "NLTK method0: a zero precision becomes sys.float_info.min",
+        "skip": "a zero precision counts as 1: its log term is 0, the weights stay "
+        "(compare-mt)",
     },
 )
 

@@ -71,6 +71,9 @@ class IsolatedPeer:
     #: What it imports that the main environment lacks or has at a clashing
     #: version, pinned, installed beside it.
     beside: tuple[str, ...] = ()
+    #: Whether a copy in the main environment may stand in when the folder is
+    #: missing (not for an old version of a package metricdiff itself pins).
+    main_env_fallback: bool = True
 
     @property
     def requirement(self) -> str:
@@ -100,6 +103,17 @@ PEERS: dict[str, IsolatedPeer] = {
         "aiohappyeyeballs==2.7.1", "scikit-learn==1.9.1", "scipy==1.17.1", "joblib==1.6.0",
         "threadpoolctl==3.8.0", "narwhals==2.29.0", "validators==0.36.0",
     )),
+    # easy-rouge installs a package `rouge` too; rouge-chinese installs both
+    # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
+    "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
+    "rouge-chinese": IsolatedPeer("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
+    # sumeval's BLEU imports names sacrebleu 2 removed: it runs on sacrebleu 1.5.1
+    # (the last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
+    "sumeval": IsolatedPeer("sumeval", "sacrebleu", "1.5.1", "sacrebleu",
+                            main_env_fallback=False),
+    # Only its copy of Moses' multi-bleu.perl is used (peers/multi_bleu.py); it
+    # pins torch 1.0.0, hence --no-deps in a folder of its own.
+    "multi-bleu": IsolatedPeer("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch"),
 }
 
 
@@ -155,6 +169,8 @@ def main_env_owner(package: str) -> str | None:
 
 def _main_env_root(peer: IsolatedPeer) -> tuple[Path, str] | None:
     """The main environment's copy of the peer, if its ``rouge`` is that peer's."""
+    if not peer.main_env_fallback:
+        return None
     owners = importlib.metadata.packages_distributions().get(peer.package, [])
     if [_normalise(o) for o in dict.fromkeys(owners)] != [_normalise(peer.distribution)]:
         return None

@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "none": "whitespace:WhitespaceTokenizer",
     "char": "char:CharTokenizer",
     "13a": "mteval13a:Tokenizer13a",
+    "13a-white-space": "mteval13a_white_space:Tokenizer13aWhiteSpace",
     "intl": "mteval14intl:TokenizerIntl",
     "zh": "zh:ZhTokenizer",
     "zh-sacrebleu": "zh:ZhSacrebleuTokenizer",
@@ -23,7 +24,10 @@ _REGISTRY: dict[str, str] = {
     "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
+    "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "whitespace-zh-sentences": "zh_sentences:WhitespaceZhSentencesTokenizer",
 }
 
 #: Tokenizers that fold case themselves, whatever the ``lowercase`` axis says,
