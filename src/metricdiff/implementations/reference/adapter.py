@@ -15,7 +15,7 @@ from metricdiff.implementations.base import (
     ResultT,
     Scored,
 )
-from metricdiff.implementations.reference import bleu, rouge, rouge_shared
+from metricdiff.implementations.reference import bleu, fast_rouge, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
@@ -64,8 +64,11 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
                    refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
         """Every metric's corpus and segment results from one pass, each text
         tokenized once for every variant with the same text axes
-        (``rouge_shared``)."""
+        (``rouge_shared``; ``fast_rouge`` for the variants it covers)."""
         for metric, _ in metrics:
             self.check_metric(metric)
-        variants = rouge_shared.score_variants(hyps, refs, [options for _, options in metrics])
+        wanted = [options for _, options in metrics]
+        variants = fast_rouge.fast_score_variants(hyps, refs, wanted)
+        if variants is None:
+            variants = rouge_shared.score_variants(hyps, refs, wanted)
         return [Scored(v.corpus, v.segments if sentences else None) for v in variants]
