@@ -11,8 +11,9 @@ takes the readable path.
 Where the time goes in the readable path, and what is done instead here:
 
 * a Counter per side and per n, then ``min`` of the two counts of every n-gram
-  in a generator: here the common n-grams' counts are taken with ``map`` over
-  the key intersection, so the loop runs in C;
+  in a generator: here plain dicts are counted into by Counter's C helper, and
+  the common n-grams' counts are taken with ``map`` over the key intersection,
+  so both loops run in C;
 * the bit-parallel LCS (``lcs.lcs_length``) goes through a generator and a
   deque: here it is one inlined loop;
 * the text pipeline (``rouge_text.text_sentences``): a one-line text with no
@@ -25,8 +26,7 @@ Where the time goes in the readable path, and what is done instead here:
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 from metricdiff.implementations.reference.rouge import (
     combine_references,
@@ -42,7 +42,7 @@ from metricdiff.implementations.reference.rouge_shared import (
     text_options,
 )
 from metricdiff.implementations.reference.rouge_text import text_sentences
-from metricdiff.implementations.text.tokenizers import preprocess
+from metricdiff.implementations.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -52,24 +52,20 @@ _ONE_REFERENCE_IS_THE_PAIR = ("best-f", "best-recall", "pooled", "jackknife")
 Tokens = Sequence[str]
 
 
+def _count_into(counts: dict[Hashable, int], items: Iterable[Hashable]) -> None:
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+
+
+# Counter's own C helper (what ``Counter(items)`` calls after its Python-level
+# checks); the loop above where an interpreter lacks it.
+_count_elements: Callable[[dict[Hashable, int], Iterable[Hashable]], None] = getattr(
+    __import__("collections"), "_count_elements", _count_into)
+
+
 def covers(options: RougeOptions) -> bool:
     """Whether the fast path computes ``options``' variant."""
     return options.variant in ("n", "l")
-
-
-def _plain(pipeline: RougeOptions) -> bool:
-    """A pipeline that is only case folding and tokenizing (for a one-line text)."""
-    return pipeline.truncate == "none" and pipeline.stopwords == "none" and (
-        pipeline.stemmer == "none"
-    )
-
-
-def _flat_tokens(text: str, pipeline: RougeOptions, plain: bool, truncate: bool) -> Tokens:
-    """The tokens ``text_sentences`` gives, joined."""
-    if plain and "\n" not in text:
-        return preprocess(text, pipeline.tokenize, pipeline.lowercase, pipeline.lowercase_stage)
-    sentences = text_sentences(text, pipeline, truncate=truncate)
-    return sentences[0] if len(sentences) == 1 else [t for s in sentences for t in s]
 
 
 def clipped_ngram_matches(
@@ -77,12 +73,14 @@ def clipped_ngram_matches(
 ) -> tuple[int, int, int]:
     """Clipped n-gram matches and both n-gram totals (as ``rouge_counts.gram_counts``);
     with ``counts=set`` each distinct n-gram once."""
+    hyp_grams: dict[Hashable, int] = {}
+    ref_grams: dict[Hashable, int] = {}
     if n == 1:
-        hyp_grams: Counter[Hashable] = Counter(hyp)
-        ref_grams: Counter[Hashable] = Counter(ref)
+        _count_elements(hyp_grams, hyp)
+        _count_elements(ref_grams, ref)
     else:
-        hyp_grams = Counter(zip(*(hyp[i:] for i in range(n)), strict=False))
-        ref_grams = Counter(zip(*(ref[i:] for i in range(n)), strict=False))
+        _count_elements(hyp_grams, zip(*(hyp[i:] for i in range(n)), strict=False))
+        _count_elements(ref_grams, zip(*(ref[i:] for i in range(n)), strict=False))
     common = hyp_grams.keys() & ref_grams.keys()
     if counts == "set":
         return len(common), len(hyp_grams), len(ref_grams)
@@ -109,21 +107,77 @@ def lcs_length(a: Tokens, b: Tokens) -> int:
     return (~v).bit_count()
 
 
+_EMPTY = PairCounts(0, 0, 0, empty=True)
+
+
 def fast_pair_counts(hyp: Tokens, ref: Tokens, options: RougeOptions) -> PairCounts:
     """``rouge_counts.pair_counts`` of two token sequences, for a covered variant."""
     if not hyp and not ref:
-        return PairCounts(0, 0, 0, empty=True)
+        return _EMPTY
     if options.variant == "l":
         return PairCounts(lcs_length(hyp, ref), len(hyp), len(ref))
     return PairCounts(*clipped_ngram_matches(hyp, ref, options.n, options.counts))
 
 
-def _segment_result(counts: list[PairCounts], options: RougeOptions) -> RougeResult:
-    if len(counts) == 1 and options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR:
-        result = result_from_counts(counts[0], options)
-    else:
-        result = combine_references(counts, options)
-    return rounded(result, options, recompute_f=True)
+class _Pipeline:
+    """One ``text_options`` pipeline: a text's tokens as ``text_sentences`` gives
+    them, joined; a one-line text under a plain pipeline goes straight to the
+    tokenizer."""
+
+    def __init__(self, pipeline: RougeOptions) -> None:
+        self.options = pipeline
+        self.truncate_refs = pipeline.truncate_side == "both"
+        plain = pipeline.truncate == "none" and pipeline.stopwords == "none" and (
+            pipeline.stemmer == "none")
+        self.tokenizer = get_tokenizer(pipeline.tokenize) if plain and (
+            pipeline.lowercase == "none") else None
+        self.plain = plain
+
+    def tokens(self, text: str, truncate: bool) -> Tokens:
+        if self.plain and "\n" not in text:
+            if self.tokenizer is not None:
+                return self.tokenizer(text)
+            pipeline = self.options
+            return preprocess(text, pipeline.tokenize, pipeline.lowercase,
+                              pipeline.lowercase_stage)
+        sentences = text_sentences(text, self.options, truncate=truncate)
+        return sentences[0] if len(sentences) == 1 else [t for s in sentences for t in s]
+
+    def segment(self, hyp: str, references: Sequence[str]) -> tuple[Tokens, list[Tokens]]:
+        return self.tokens(hyp, True), [self.tokens(ref, self.truncate_refs)
+                                        for ref in references]
+
+
+class FastVariants:
+    """Covered variants (``covers``) scored one segment at a time, each text
+    tokenized once per distinct ``text_key``: what the loop of
+    ``rouge_shared.score_variants`` does for one segment."""
+
+    def __init__(self, variants: Sequence[RougeOptions]) -> None:
+        keys = [text_key(options) for options in variants]
+        pipelines = {key: _Pipeline(text_options(options))
+                     for key, options in zip(keys, variants, strict=True)}
+        slots = {key: slot for slot, key in enumerate(pipelines)}
+        self.pipelines = list(pipelines.values())
+        self.plan = [(options, slots[key], options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR)
+                     for options, key in zip(variants, keys, strict=True)]
+
+    def segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
+        """Each variant's result for one segment, and whether the segment was
+        empty (no token on either side, against every reference)."""
+        references = usable_references(refs)
+        tokens = [pipeline.segment(hyp, references) for pipeline in self.pipelines]
+        out = []
+        for options, slot, one_is_the_pair in self.plan:
+            hyp_tokens, ref_tokens = tokens[slot]
+            counts = [fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens]
+            if len(counts) == 1 and one_is_the_pair:
+                result = result_from_counts(counts[0], options)
+            else:
+                result = combine_references(counts, options)
+            out.append((rounded(result, options, recompute_f=True),
+                        all(count.empty for count in counts)))
+        return out
 
 
 def fast_score_variants(
@@ -133,32 +187,17 @@ def fast_score_variants(
     is not covered."""
     if not all(covers(options) for options in variants):
         return None
-    keys = [text_key(options) for options in variants]
-    pipelines = {key: text_options(options) for key, options in zip(keys, variants, strict=True)}
-    slots = {key: slot for slot, key in enumerate(pipelines)}
-    steps = [(p, _plain(p), p.truncate_side == "both") for p in pipelines.values()]
-    plan: list[tuple[RougeOptions, int, list[RougeResult], list[int]]] = [
-        (options, slots[key], [], [0]) for options, key in zip(variants, keys, strict=True)
-    ]
+    fast = FastVariants(variants)
+    pairs: list[list[RougeResult]] = [[] for _ in variants]
+    empties = [0] * len(variants)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        references = usable_references(seg_refs)
-        tokens = [
-            (
-                _flat_tokens(hyp, pipeline, plain, True),
-                [_flat_tokens(ref, pipeline, plain, truncate_refs) for ref in references],
-            )
-            for pipeline, plain, truncate_refs in steps
-        ]
-        for options, slot, pairs, empties in plan:
-            hyp_tokens, ref_tokens = tokens[slot]
-            counts = [fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens]
-            if all(count.empty for count in counts):
-                empties[0] += 1
-            pairs.append(_segment_result(counts, options))
+        for k, (result, empty) in enumerate(fast.segment(hyp, seg_refs)):
+            pairs[k].append(result)
+            empties[k] += empty
     return [
-        VariantScores(corpus_from_pairs(pairs, empties[0], options), tuple(pairs))
-        for options, _, pairs, empties in plan
+        VariantScores(corpus_from_pairs(pairs[k], empties[k], options), tuple(pairs[k]))
+        for k, options in enumerate(variants)
     ]
 
 
-__all__ = ["covers", "fast_pair_counts", "fast_score_variants", "lcs_length"]
+__all__ = ["FastVariants", "covers", "fast_pair_counts", "fast_score_variants", "lcs_length"]
