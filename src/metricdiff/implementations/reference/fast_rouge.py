@@ -11,9 +11,7 @@ takes the readable path.
 Where the time goes in the readable path, and what is done instead here:
 
 * a Counter per side and per n, then ``min`` of the two counts of every n-gram
-  in a generator: here plain dicts are counted into by Counter's C helper, and
-  the common n-grams' counts are taken with ``map`` over the key intersection,
-  so both loops run in C;
+  in a generator: here ``fast_counting`` counts and clips, with loops in C;
 * the bit-parallel LCS (``lcs.lcs_length``) goes through a generator and a
   deque: here it is one inlined loop;
 * the text pipeline (``rouge_text.text_sentences``): a one-line text with no
@@ -26,8 +24,9 @@ Where the time goes in the readable path, and what is done instead here:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Sequence
 
+from metricdiff.implementations.reference.fast_counting import clipped, order_counts
 from metricdiff.implementations.reference.rouge import (
     combine_references,
     corpus_from_pairs,
@@ -52,17 +51,6 @@ _ONE_REFERENCE_IS_THE_PAIR = ("best-f", "best-recall", "pooled", "jackknife")
 Tokens = Sequence[str]
 
 
-def _count_into(counts: dict[Hashable, int], items: Iterable[Hashable]) -> None:
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-
-
-# Counter's own C helper (what ``Counter(items)`` calls after its Python-level
-# checks); the loop above where an interpreter lacks it.
-_count_elements: Callable[[dict[Hashable, int], Iterable[Hashable]], None] = getattr(
-    __import__("collections"), "_count_elements", _count_into)
-
-
 def covers(options: RougeOptions) -> bool:
     """Whether the fast path computes ``options``' variant."""
     return options.variant in ("n", "l")
@@ -73,19 +61,10 @@ def clipped_ngram_matches(
 ) -> tuple[int, int, int]:
     """Clipped n-gram matches and both n-gram totals (as ``rouge_counts.gram_counts``);
     with ``counts=set`` each distinct n-gram once."""
-    hyp_grams: dict[Hashable, int] = {}
-    ref_grams: dict[Hashable, int] = {}
-    if n == 1:
-        _count_elements(hyp_grams, hyp)
-        _count_elements(ref_grams, ref)
-    else:
-        _count_elements(hyp_grams, zip(*(hyp[i:] for i in range(n)), strict=False))
-        _count_elements(ref_grams, zip(*(ref[i:] for i in range(n)), strict=False))
-    common = hyp_grams.keys() & ref_grams.keys()
+    hyp_grams, ref_grams = order_counts(hyp, n), order_counts(ref, n)
     if counts == "set":
-        return len(common), len(hyp_grams), len(ref_grams)
-    matches = sum(map(min, map(hyp_grams.__getitem__, common), map(ref_grams.__getitem__, common)))
-    return matches, max(len(hyp) - n + 1, 0), max(len(ref) - n + 1, 0)
+        return len(hyp_grams.keys() & ref_grams.keys()), len(hyp_grams), len(ref_grams)
+    return clipped(hyp_grams, ref_grams), max(len(hyp) - n + 1, 0), max(len(ref) - n + 1, 0)
 
 
 def lcs_length(a: Tokens, b: Tokens) -> int:
