@@ -84,3 +84,19 @@ def test_clipping_by_hand():
 @pytest.mark.parametrize("variant", ["lsum", "w", "s", "su"])
 def test_uncovered_variants_take_the_readable_path(variant):
     assert fast_rouge.fast_score_variants(["a"], [["a"]], [RougeOptions(variant=variant)]) is None
+
+
+def test_a_large_corpus_takes_the_fast_path_with_the_readable_result():
+    from metricdiff.implementations.reference import rouge
+    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+
+    adapter = ReferenceRougeAdapter()
+    words = ["the", "cat", "sat", "on", "a", "mat", "dog"]
+    size = adapter.FAST_FROM + 1
+    hyps = [" ".join(words[(i + k) % 7] for k in range(i % 6 + 1)) for i in range(size)]
+    refs = [[" ".join(words[(2 * i + k) % 7] for k in range(i % 5 + 2))] for i in range(size)]
+    for metric, variant, n in (("rouge-2", "n", 2), ("rouge-l", "l", 1)):
+        options = RougeOptions(variant=variant, n=n)
+        # The oracle: the readable corpus_rouge.
+        assert adapter.corpus_score(metric, hyps, refs, options) == rouge.corpus_rouge(
+            hyps, refs, options)
