@@ -186,68 +186,62 @@ def write_corpora(folder: Path, pairs: int, segments: int, seed: int) -> dict[st
     return paths
 
 
-def rouge(paths: dict[str, Path], pairs: int, repeat: int) -> None:
-    print(f"\nROUGE-1/2/L on {pairs:,} pairs, whole processes, best of {repeat}", flush=True)
-    skip = _missing("rouge-score")
-    if skip:
-        print(f"  skipped: {skip}")
-    else:
-        metrics = [arg for metric in ROUGE_METRICS for arg in ("--metric", metric)]
-        best = side_by_side({
-            "reference-cli": [*_metricdiff(), "score", *metrics, "-o", "tokenize=rouge-score",
-                              "--hyp", str(paths["rh"]), "--ref", str(paths["rr"])],
-            "rouge-score": _peer("rouge-score", paths["rh"], paths["rr"]),
-        }, repeat)
-        for name, (wall, cpu, _) in best.items():
-            print(f"  {name:<16} {wall:7.2f} s wall {cpu:7.2f} s CPU")
-        ours, theirs = best["reference-cli"], best["rouge-score"]
-        ratio_line("score rouge-1/2/L reference-cli/rouge-score", ours[0], theirs[0],
-                   f"target <= 0.33; CPU {ours[1] / theirs[1]:.2f}")
-    print(f"\nROUGE-1/2/L on {pairs:,} pairs, in-process, inputs in memory", flush=True)
-    skip = _missing("rouge-score-rs")
+def whole_processes(label: str, ours: list[str], peer: str, theirs: list[str], repeat: int,
+                    target: str) -> None:
+    """Our command against the peer's, side by side; prints both and the RATIO."""
+    skip = _missing(peer)
     if skip:
         print(f"  skipped: {skip}")
         return
-    calls = side_by_side({name: _peer(name, paths["rh"], paths["rr"])
-                          for name in ("reference-rouge-api", "rouge-score-rs")}, repeat)
+    best = side_by_side({"reference-cli": ours, peer: theirs}, repeat)
+    for name, (wall, cpu, _) in best.items():
+        print(f"  {name:<16} {wall:7.2f} s wall {cpu:7.2f} s CPU")
+    mine, other = best["reference-cli"], best[peer]
+    ratio_line(label, mine[0], other[0], f"{target}CPU {mine[1] / other[1]:.2f}")
+
+
+def in_process(label: str, ours: str, peer: str, hyp: Path, ref: Path, repeat: int,
+               target: str) -> None:
+    """Our in-process call against the peer's, each timed inside its own process
+    (inputs read first); prints both, with their scores, and the RATIO."""
+    skip = _missing(peer)
+    if skip:
+        print(f"  skipped: {skip}")
+        return
+    calls = side_by_side({name: _peer(name, hyp, ref) for name in (ours, peer)}, repeat)
     seconds = {name: float(out.split()[0]) for name, (_, _, out) in calls.items()}
     for name, (_, _, out) in calls.items():
-        print(f"  {name:<20} {seconds[name]:7.3f} s   F: {' '.join(out.split()[1:])}")
-    ratio_line("score rouge in-process reference/rouge-score-rs",
-               seconds["reference-rouge-api"], seconds["rouge-score-rs"],
+        print(f"  {name:<20} {seconds[name]:7.3f} s   scores {' '.join(out.split()[1:])}")
+    ratio_line(label, seconds[ours], seconds[peer], target)
+
+
+def rouge(paths: dict[str, Path], pairs: int, repeat: int) -> None:
+    print(f"\nROUGE-1/2/L on {pairs:,} pairs, whole processes, best of {repeat}", flush=True)
+    metrics = [arg for metric in ROUGE_METRICS for arg in ("--metric", metric)]
+    whole_processes(
+        "score rouge-1/2/L reference-cli/rouge-score",
+        [*_metricdiff(), "score", *metrics, "-o", "tokenize=rouge-score",
+         "--hyp", str(paths["rh"]), "--ref", str(paths["rr"])],
+        "rouge-score", _peer("rouge-score", paths["rh"], paths["rr"]), repeat,
+        "target <= 0.33; ")
+    print(f"\nROUGE-1/2/L on {pairs:,} pairs, in-process, inputs in memory", flush=True)
+    in_process("score rouge in-process reference/rouge-score-rs", "reference-rouge-api",
+               "rouge-score-rs", paths["rh"], paths["rr"], repeat,
                "moonshot <= 5; rouge-score-rs's score_batch uses every core")
 
 
 def bleu(paths: dict[str, Path], segments: int, repeat: int) -> None:
     print(f"\nBLEU (13a) on {segments:,} segments, whole processes, best of {repeat}", flush=True)
-    skip = _missing("sacrebleu-cli")
-    if skip:
-        print(f"  skipped: {skip}")
-    else:
-        sacrebleu = Path(sys.executable).with_name("sacrebleu")
-        best = side_by_side({
-            "reference-cli": [*_metricdiff(), "score", "--metric", "bleu", "-o", "tokenize=13a",
-                              "--hyp", str(paths["bh"]), "--ref", str(paths["br"])],
-            "sacrebleu-cli": [str(sacrebleu), str(paths["br"]), "-i", str(paths["bh"]),
-                              "-tok", "13a", "-b"],
-        }, repeat)
-        for name, (wall, cpu, _) in best.items():
-            print(f"  {name:<16} {wall:7.2f} s wall {cpu:7.2f} s CPU")
-        ours, theirs = best["reference-cli"], best["sacrebleu-cli"]
-        ratio_line("score bleu reference-cli/sacrebleu", ours[0], theirs[0],
-                   f"CPU {ours[1] / theirs[1]:.2f}")
+    sacrebleu = Path(sys.executable).with_name("sacrebleu")
+    whole_processes(
+        "score bleu reference-cli/sacrebleu",
+        [*_metricdiff(), "score", "--metric", "bleu", "-o", "tokenize=13a",
+         "--hyp", str(paths["bh"]), "--ref", str(paths["br"])],
+        "sacrebleu-cli", [str(sacrebleu), str(paths["br"]), "-i", str(paths["bh"]),
+                          "-tok", "13a", "-b"], repeat, "")
     print(f"\nBLEU (13a) on {segments:,} segments, in-process, inputs in memory", flush=True)
-    skip = _missing("bleuscore")
-    if skip:
-        print(f"  skipped: {skip}")
-        return
-    calls = side_by_side({name: _peer(name, paths["bh"], paths["br"])
-                          for name in ("reference-bleu-api", "bleuscore")}, repeat)
-    seconds = {name: float(out.split()[0]) for name, (_, _, out) in calls.items()}
-    for name, (_, _, out) in calls.items():
-        print(f"  {name:<20} {seconds[name]:7.3f} s   BLEU {out.split()[1]}")
-    ratio_line("score bleu reference/bleuscore", seconds["reference-bleu-api"],
-               seconds["bleuscore"], "moonshot <= 1")
+    in_process("score bleu reference/bleuscore", "reference-bleu-api", "bleuscore",
+               paths["bh"], paths["br"], repeat, "moonshot <= 1")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
