@@ -41,6 +41,8 @@ def test_fast_bleu_equals_the_reference(segments, options):
     for hyp, seg_refs in segments:
         assert fast_bleu.fast_text_statistics(hyp, seg_refs, options) == bleu.text_statistics(
             hyp, seg_refs, options)
+        assert fast_bleu.fast_sentence_bleu(hyp, seg_refs, options) == bleu.sentence_bleu(
+            hyp, seg_refs, options)
     assert fast_bleu.fast_corpus_bleu(hyps, refs, options) == bleu.corpus_bleu(hyps, refs, options)
 
 

@@ -15,7 +15,7 @@ from metricdiff.implementations.base import (
     ResultT,
     Scored,
 )
-from metricdiff.implementations.reference import bleu, fast_bleu, fast_rouge, rouge, rouge_shared
+from metricdiff.implementations.reference import fast_bleu, fast_rouge, rouge, rouge_shared
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
@@ -46,11 +46,11 @@ class _Reference(Adapter[OptionsT, ResultT]):
 
 
 class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
-    """BLEU as Papineni et al. (2002) define it (``bleu.py``); corpora are
-    counted by its fast path (``fast_bleu``, tested equal to ``bleu.py``)."""
+    """BLEU as Papineni et al. (2002) define it (``bleu.py``), counted by its
+    fast path (``fast_bleu``, tested equal to ``bleu.py``)."""
 
     corpus = staticmethod(fast_bleu.fast_corpus_bleu)
-    sentence = staticmethod(bleu.sentence_bleu)
+    sentence = staticmethod(fast_bleu.fast_sentence_bleu)
 
 
 class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):

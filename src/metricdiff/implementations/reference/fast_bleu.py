@@ -74,6 +74,11 @@ def fast_text_statistics(hyp: str, refs: Sequence[str | None], options: BleuOpti
     return _text_statistics(hyp, tuple(refs), statistics_options(options))
 
 
+def fast_sentence_bleu(hyp: str, refs: Sequence[str | None], options: BleuOptions) -> BleuResult:
+    """``bleu.sentence_bleu``: BLEU of one segment on its own."""
+    return bleu_from_statistics(fast_text_statistics(hyp, refs, options), options)
+
+
 def fast_corpus_bleu(
     hyps: Iterable[str], refs: Iterable[Sequence[str | None]], options: BleuOptions
 ) -> BleuResult:
@@ -100,4 +105,5 @@ def fast_corpus_bleu(
     return pooled
 
 
-__all__ = ["fast_corpus_bleu", "fast_segment_statistics", "fast_text_statistics"]
+__all__ = ["fast_corpus_bleu", "fast_segment_statistics", "fast_sentence_bleu",
+           "fast_text_statistics"]
