@@ -3,11 +3,12 @@
     python benchmarks/run_all.py                  # what `make bench` runs
     python benchmarks/run_all.py --only bench_score.py
 
-Runs each ``benchmarks/bench_*.py`` that exists with ``--quick`` (one after the
-other: they time things, so they must not share the CPUs), shows its output as
-it comes, and collects the lines beginning ``RATIO `` (a label, the ratio, and a
-note in brackets).  A script that fails is reported in the summary and the others
-still run; the exit status is 1 when any failed.  Nothing here asserts a time.
+Runs each ``benchmarks/bench_*.py`` that exists with ``--quick`` where it has
+that option, one after the other (they time things, so they must not share the
+CPUs), shows its output as it comes, and collects the lines beginning
+``RATIO `` (a label, the ratio, and a note in brackets).  A script that fails
+is reported in the summary and the others still run; the exit status is 1 when
+any failed.  Nothing here asserts a time.
 """
 
 from __future__ import annotations
@@ -22,12 +23,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+def quick(script: Path) -> list[str]:
+    """``--quick`` for a script that has the option (its source names it), else
+    nothing: that script's default size is its quick one."""
+    return ["--quick"] if '"--quick"' in script.read_text(encoding="utf-8") else []
+
+
 def run(script: Path, extra: Sequence[str]) -> tuple[int, list[str], float]:
     """The script's exit status, its RATIO lines and its wall time; its output is
     passed through as it comes."""
     start = time.perf_counter()
     ratios = []
-    with subprocess.Popen([sys.executable, str(script), "--quick", *extra], cwd=HERE.parent,
+    with subprocess.Popen([sys.executable, str(script), *quick(script), *extra], cwd=HERE.parent,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           bufsize=1) as process:
         assert process.stdout is not None
@@ -49,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     summary: list[str] = []
     failed = []
     for script in scripts:
-        print(f"== {script.name} --quick", flush=True)
+        print(f"== {' '.join([script.name, *quick(script)])}", flush=True)
         status, ratios, seconds = run(script, extra)
         if status != 0:
             failed.append(script.name)
