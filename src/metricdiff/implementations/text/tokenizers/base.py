@@ -25,6 +25,12 @@ class Tokenizer(abc.ABC):
     def __call__(self, text: str) -> list[str]:
         """The tokens of ``text``."""
 
+    def undecoded(self, text: str) -> list[str]:
+        """The tokens of ``text`` with mteval's markup (entities, ``<skipped>``)
+        left as written (``entities=keep``); the same as ``__call__`` for a
+        tokenizer that decodes none."""
+        return self(text)
+
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
