@@ -247,13 +247,4 @@ FIXTURE_FINDINGS: dict[tuple[str, str, str], str] = {
     ("rouge-metric-py", "must_rl_union_pair_sentence_level", ""): (
         "variant: its 'rouge-l' is summary-level union LCS over the sentences (lsum)"
     ),
-    ("rouge-pltrdy", "must_rl_partial", ""): (
-        "variant: its ROUGE-L works on the sets of words of '.'-split sentences"
-    ),
-    ("rouge-pltrdy", "must_rl_repeated_words", ""): (
-        "counts: its ROUGE-L counts distinct words (a set), so repeats vanish"
-    ),
-    ("rouge-pltrdy", "conv_rtok_punctuation", "tokenize=none"): (
-        "tokenize: '.' separates tokens and vanishes ('3.5' -> '3 5')"
-    ),
 }

@@ -25,6 +25,8 @@ TOKENIZE = choice(
         "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
+        "period-split": "cut at every '.', which is dropped, then split on whitespace; "
+        "a piece of whitespace only between periods is one empty token",
     },
 )
 

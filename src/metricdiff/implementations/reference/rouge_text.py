@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
-from metricdiff.implementations.text.tokenizers import preprocess
+from metricdiff.implementations.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 
 Sentences = list[list[str]]
@@ -107,7 +107,8 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     Variants that do not look at sentences get the whole segment as one
     sentence; a line break still separates tokens there, whatever the
     tokenizer, as ROUGE-1.5.5 joins a text's lines with a space (``readText``)
-    and rouge-score's tokenizer treats the break as a separator.  ``truncate``
+    and rouge-score's tokenizer treats the break as a separator (a tokenizer
+    that ``splits_lines`` takes the text whole).  ``truncate``
     says whether the ``truncate`` axis applies to this side (the hypothesis
     always; references with ``truncate_side=both``).
     """
@@ -117,8 +118,10 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
         text = truncate_bytes(text, limit)
     if by_sentence(options):
         pieces = split_sentences(text, options.sentence_split)
+    elif "\n" in text and not get_tokenizer(options.tokenize).splits_lines:
+        pieces = split_sentences(text, "newline")
     else:
-        pieces = split_sentences(text, "newline") if "\n" in text else [text]
+        pieces = [text]
     sentences = [
         preprocess(piece, options.tokenize, options.lowercase, options.lowercase_stage)
         for piece in pieces

@@ -24,6 +24,7 @@ _REGISTRY: dict[str, str] = {
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "period-split": "period_split:PeriodSplitTokenizer",
 }
 
 #: Tokenizers that fold case themselves, whatever the ``lowercase`` axis says,

@@ -20,6 +20,10 @@ class Tokenizer(abc.ABC):
     #: ASCII text, which is most text; tests/test_lost_input.py checks it for
     #: every tokenizer.
     keeps_ascii: ClassVar[bool] = True
+    #: Whether a line break is already a separator to it that it counts as such
+    #: (a blank text can still give a token): ROUGE's text pipeline then hands it
+    #: the text whole instead of line by line.
+    splits_lines: ClassVar[bool] = False
 
     @abc.abstractmethod
     def __call__(self, text: str) -> list[str]:
