@@ -49,3 +49,29 @@ def test_pltrdy_counts_are_reproduced(hyp: str, ref: str, metric: str,
     assert (own["overlap"], own["hyp"], own["ref"]) == counts
     result = corpus_rouge([hyp], [[ref]], adapter.options(metric))
     assert (result.matches, result.hyp_total, result.ref_total) == counts
+
+
+def test_line_chars_truncation_by_hand() -> None:
+    from metricdiff.implementations.reference.rouge_text import truncate_line_chars
+
+    # 'ab' (2 characters) fits; 'cd' takes the total to 4 = the limit and is cut
+    # at 4 - 2 = 2 characters, all of it; the line break is not counted.
+    assert truncate_line_chars("ab\ncd\nef", 4) == "ab\ncd"
+    # '—' is one character (three UTF-8 bytes): 'ab—c' is 4 characters
+    assert truncate_line_chars("ab—c d", 4) == "ab—c"
+    # lines are stripped before they are counted
+    assert truncate_line_chars("  ab  \ncd", 3) == "ab\nc"
+
+
+@pytest.mark.parametrize(("text", "kept"), [("ab\ncd\nef", "ab cd"), ("ab—c d", "ab c")])
+def test_py_rouge_truncates_line_characters(text: str, kept: str) -> None:
+    adapter = get_adapter("py-rouge", "rouge-1")
+    reason = adapter.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    options = adapter.options("rouge-1", {"truncate": "line-chars:4", "stemmer": "none"})
+    with _isolated.active("py-rouge") as peer:
+        rouge = adapter.rouge(peer, "rouge-1", options)
+        own = rouge._preprocess_summary_as_a_whole(text)
+    # by hand (as above), then lowercased and every non-alphanumeric a space
+    assert own == [kept]  # one summary, as a list of one string

@@ -23,6 +23,22 @@ def truncate_bytes(text: str, limit: int) -> str:
     return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
 
 
+def truncate_line_chars(text: str, limit: int) -> str:
+    """The first ``limit`` characters of the text's lines, each stripped, the line
+    breaks between them not counted (ROUGE-TRUNCATE, ``line-chars:N``); the line
+    that reaches the limit is cut and the rest dropped."""
+    kept: list[str] = []
+    used = 0
+    for line in text.split("\n"):
+        line = line.strip()
+        if used + len(line) >= limit:
+            kept.append(line[:limit - used])
+            break
+        kept.append(line)
+        used += len(line)
+    return "\n".join(kept)
+
+
 def truncate_words(sentences: Sentences, limit: int) -> Sentences:
     """The first ``limit`` tokens, sentence by sentence (ROUGE-TRUNCATE,
     ``words:N``); counted after tokenizing, before stopwords and stemming."""
@@ -116,6 +132,8 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     limit = int(number) if truncate and number else None
     if limit is not None and unit == "bytes":
         text = truncate_bytes(text, limit)
+    elif limit is not None and unit == "line-chars":
+        text = truncate_line_chars(text, limit)
     if by_sentence(options):
         pieces = split_sentences(text, options.sentence_split)
     elif "\n" in text and not get_tokenizer(options.tokenize).splits_lines:
