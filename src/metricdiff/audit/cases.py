@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from metricdiff.cases.case import Case, Sample
@@ -16,8 +17,11 @@ DEFAULT_METRICS = (
 )
 
 
-def fixture_cases(root: Path, metric: str) -> list[Case]:
-    """Every must_ and conv_ fixture of ``metric``'s family, each text once.
+def fixture_cases(root: Path | Sequence[Case], metric: str) -> list[Case]:
+    """Every must_ and conv_ fixture of ``metric``'s family, each text once, from
+    the folder ``root`` or from its cases already read (``load_all``: reading the
+    bundled fixtures and the specs' worked examples takes seconds, so an audit of
+    several metrics reads them once).
 
     The audit compares implementations as their users run them, so it takes the
     fixtures' texts and leaves their pinned options to ``metricdiff check``.
@@ -25,7 +29,7 @@ def fixture_cases(root: Path, metric: str) -> list[Case]:
     wanted = family(metric)
     seen: set[Sample] = set()
     cases = []
-    for case in load_all(root):
+    for case in load_all(root) if isinstance(root, Path) else root:
         if case.verdict_class == "reject" or family(case.metric) != wanted:
             continue
         if case.sample in seen:

@@ -101,7 +101,7 @@ def audit_metric(
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {plural(len(found), 'finding')}")
     budget = Budget()
-    pairs = (minimise_findings(metric, found, cases, config.timeout, budget)
+    pairs = (minimise_findings(metric, found, cases, config.timeout, budget, config.workers)
              if config.minimise else found)
     if budget.cut:
         progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran out: "

@@ -79,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
     from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
+    from metricdiff.cases.fixtures import load_all
     from metricdiff.cli._user_impls import check_impls
     from metricdiff.findings.finding import KINDS
     from metricdiff.reports.model import COMPARE_NAME
@@ -111,8 +112,9 @@ def run(args: argparse.Namespace) -> int:
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     plan = {}
+    fixtures = load_all(fixtures_dir) if fixtures_dir else []
     for metric in chosen:
-        cases = audit_inputs.fixture_cases(fixtures_dir, metric) if fixtures_dir else []
+        cases = audit_inputs.fixture_cases(fixtures, metric)
         if corpus is not None:
             cases += audit_inputs.user_cases(corpus, input_name(args), metric)
         if args.generate:
@@ -138,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     if out is not None and corpus is None:  # a table left by an earlier run is not this one's
         (out / COMPARE_NAME).unlink(missing_ok=True)
     args.finished = []  # for the interrupt hint: what is in --out already
+    reporting = False
     try:
         journal = Journal(out / JOURNAL_NAME, args.resume) if out else None
         config = AuditConfig(
@@ -163,6 +166,13 @@ def run(args: argparse.Namespace) -> int:
                     print(warning, file=sys.stderr)
             else:
                 print("\n".join(_metric_lines(audit, table, lost)), flush=True)
+        if out:
+            reporting = True
+            _write_reports(out)
+    except BaseException:
+        if out and args.finished and not reporting:  # the metrics finished keep their reports
+            _write_reports(out)
+        raise
     finally:
         if journal is not None:
             journal.close()
@@ -199,11 +209,11 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison]
            ) -> None:
-    """The audit folder as it stands after each metric: its files and reports."""
+    """The audit folder's files as they stand after each metric (its reports are
+    written once, from the last of these: ``_write_reports``)."""
     from metricdiff.audit import output as audit_output
     from metricdiff.cli._user_impls import write_inferred
     from metricdiff.comparison.gaps import Comparison
-    from metricdiff.reports.audit_reports import write_reports
     from metricdiff.reports.model import COMPARE_NAME
 
     audit_output.write_findings(out, audits)
@@ -214,7 +224,16 @@ def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricCo
     inferred = [i for a in audits for i in a.inferred]
     if inferred:
         write_inferred(out, inferred)
-    write_reports(out)  # from the files just written, as `metricdiff report --from` does
+
+
+def _write_reports(out: Path) -> None:
+    """The reports of the audit folder, from its files, as `metricdiff report --from`
+    writes them: once, when the run ends or stops, not after every metric (each
+    report covers every metric so far, so rewriting it each time cost the square
+    of the metrics' rendering)."""
+    from metricdiff.reports.audit_reports import write_reports
+
+    write_reports(out)
 
 
 def _metric_lines(audit: MetricAudit, table: MetricComparison | None,

@@ -1,8 +1,11 @@
 """A finding shown on the smallest example that still has its cause: the policy
-around ``shrink.py``.  A generated case is first shrunk by Hypothesis within its
-class, then every case by greedy reduction; each candidate is judged by scoring
-both sides of the finding's ``Witness`` again, within fixed budgets of judgements
-so that the same inputs always give the same minimal case.
+around ``shrink.py``.  A finding with an explained cause is first shrunk with the
+reference standing in for both sides (``surrogate.py``, in this process), and the
+result is shown once both sides themselves confirm it, in one judgement.  Else a
+generated case is first shrunk by Hypothesis within its class, then every case by
+greedy reduction; each candidate is judged by scoring both sides of the finding's
+``Witness`` again, within fixed budgets of judgements so that the same inputs
+always give the same minimal case.
 
 The findings of an audit are shrunk smallest first, and every example already
 found is tried first on each later finding, in one judgement: findings with one
@@ -16,26 +19,33 @@ import attrs
 
 from metricdiff.cases.case import Case, Sample, size
 from metricdiff.comparison.stages import first_difference, headlines_differ
-from metricdiff.findings import shrink
+from metricdiff.findings import shrink, surrogate
 from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import REFERENCE, Found, Witness, pair_tolerance, stage_of
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Adapter
 from metricdiff.profiles.metrics import Result, family
-from metricdiff.scoring.execution import CaseResult, run_jobs
+from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 
 
-def _score_sides(witness: Witness, samples: Sequence[Sample],
-                 timeout: float) -> list[list[CaseResult]]:
-    """Both sides of a witness on ``samples``, side by side (the slower sets the
-    pace): the implementation, then the reference configured as it (conformance)
-    or the other implementation (agreement); a crash has one side."""
+def _side_jobs(witness: Witness, samples: Sequence[Sample]) -> list[Job]:
+    """The jobs that score both sides of a witness on ``samples``: the
+    implementation, then the reference configured as it (conformance) or the other
+    implementation (agreement); a crash has one side."""
     jobs = [witness.left.job(samples)]
     if witness.right is not None:
         jobs.append(witness.right.job(samples))
     elif witness.kind == "conformance":
         jobs.append(witness.left.job(samples, REFERENCE))
+    return jobs
+
+
+def _score_sides(witness: Witness, samples: Sequence[Sample],
+                 timeout: float) -> list[list[CaseResult]]:
+    """Both sides of a witness on ``samples`` (``_side_jobs``), side by side (the
+    slower sets the pace)."""
+    jobs = _side_jobs(witness, samples)
     return run_jobs(jobs, workers=len(jobs), timeout=timeout)
 
 
@@ -44,7 +54,7 @@ SMALL_ENOUGH = 60
 #: How many batches of candidates the shrinker may have judged per metric: a count,
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
 #: with many findings against a slow implementation stays bounded.
-SHRINK_BUDGET = 150
+SHRINK_BUDGET = 40
 #: The first batch of each greedy round (``shrink.minimise``): a long case's round
 #: usually ends at its first few candidates, the biggest reductions.
 FIRST_BATCH = 8
@@ -70,20 +80,70 @@ class Budget:
 
 
 def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
-                      budget: Budget) -> Found:
+                      budget: Budget, workers: int = 2) -> Found:
     """Every finding with its minimal example, the smallest examples shrunk first
-    (see the module's docstring); the order of ``found`` is kept."""
+    (see the module's docstring); the order of ``found`` is kept.
+
+    First the reference, standing in for both sides, proposes an example for every
+    finding whose cause is explained (``surrogate.py``); then both sides of every
+    finding judge its proposal, all in one run of ``workers`` processes (one
+    judgement of the budget); the findings left are shrunk one by one with their
+    sides judging every candidate."""
     by_id = {case.id: case for case in cases}
-    shown: list[Sample] = []
     pairs = list(found)
-    for number in sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0])):
+    order = sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0]))
+    proposed: dict[int, Sample] = {}
+    known: list[Sample] = []
+    for number in order:
+        finding, witness = pairs[number]
+        start = (finding.example.hyps, finding.example.refs)
+        if size(start) > SMALL_ENOUGH and surrogate.stands_in(witness):
+            candidate = surrogate.reference_minimum(metric, witness, start, known)
+            if candidate is not None and size(candidate) < size(start):
+                proposed[number] = candidate
+                start = candidate
+        known.append(start)
+    confirmed = _confirmed(metric, pairs, proposed, timeout, budget, workers)
+    shown: list[Sample] = []
+    for number in order:
         finding, witness = pairs[number]
         budget.finding = number
-        finding = minimise_finding(metric, finding, witness, timeout,
-                                   by_id.get(finding.example.case_id), budget, shown)
+        if number in confirmed:
+            finding = _shown_on(finding, witness, proposed[number], confirmed[number])
+        else:
+            finding = minimise_finding(metric, finding, witness, timeout,
+                                       by_id.get(finding.example.case_id), budget, shown)
         shown.append((finding.example.hyps, finding.example.refs))
         pairs[number] = (finding, witness)
     return pairs
+
+
+def _confirmed(metric: str, pairs: Found, proposed: dict[int, Sample], timeout: float,
+               budget: Budget, workers: int) -> dict[int, list[CaseResult]]:
+    """The proposals that both sides themselves still show the finding on, with
+    each side's outcome: every side of every finding in one ``run_jobs`` call, the
+    proposals of one implementation under one profile as one job (so the Perl
+    script starts once per profile, not once per finding)."""
+    if not proposed or not budget.spend():
+        return {}
+    jobs: dict[Job, list[tuple[int, int]]] = {}  # job without cases -> (finding, side)
+    for number, sample in proposed.items():
+        for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
+            jobs.setdefault(attrs.evolve(job, cases=()), []).append((number, side))
+    merged = [attrs.evolve(job, cases=tuple(proposed[n] for n, _ in users))
+              for job, users in jobs.items()]
+    results = run_jobs(merged, workers=workers, timeout=timeout)
+    sides: dict[int, dict[int, CaseResult]] = {number: {} for number in proposed}
+    for users, outcomes in zip(jobs.values(), results, strict=True):
+        for (number, side), outcome in zip(users, outcomes, strict=True):
+            sides[number][side] = outcome
+    confirmed = {}
+    for number, by_side in sides.items():
+        outcomes = [by_side[side] for side in sorted(by_side)]
+        witness = pairs[number][1]
+        if _verdicts(metric, witness, [proposed[number]], [[o] for o in outcomes])[0]:
+            confirmed[number] = outcomes
+    return confirmed
 
 
 def _example_size(finding: Finding) -> int:
@@ -122,17 +182,20 @@ def holds_for(
         if scored is not None:
             scored.update((sample, [side[i] for side in sides])
                           for i, sample in enumerate(samples))
-        mine = sides[0]
-        if witness.kind in ("crash", "timeout", "invalid-output"):
-            return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
-                    for r in mine]
-        other = sides[1]
-        verdicts = []
-        for sample, a, b in zip(samples, mine, other, strict=True):
-            verdicts.append(_still(metric, witness, sample, a.result, b.result))
-        return verdicts
+        return _verdicts(metric, witness, samples, sides)
 
     return holds
+
+
+def _verdicts(metric: str, witness: Witness, samples: Sequence[Sample],
+              sides: Sequence[Sequence[CaseResult]]) -> list[bool]:
+    """Whether each sample, given each side's outcome on it, still shows the finding."""
+    mine = sides[0]
+    if witness.kind in ("crash", "timeout", "invalid-output"):
+        return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
+                for r in mine]
+    return [_still(metric, witness, sample, a.result, b.result)
+            for sample, a, b in zip(samples, mine, sides[1], strict=True)]
 
 
 def _still(metric: str, witness: Witness, sample: Sample,
@@ -209,35 +272,31 @@ def minimise_finding(
     budget: Budget | None = None,
     known: Sequence[Sample] = (),
 ) -> Finding:
-    """The finding shown with the smallest example that still has its cause: the
-    smallest of the ``known`` examples (other findings') that shows it, found in one
-    judgement and reduced greedily; unless that ends at most SHARED_IS_ENOUGH, also
-    its own example, shrunk (``_own_minimum``), whichever is smaller."""
+    """The finding shown with the smallest example that still has its cause, its
+    sides judging every candidate (``_judged_minimum``) that the reference standing
+    in for them accepts, if it can (``surrogate.filtered``)."""
     original: Sample = (finding.example.hyps, finding.example.refs)
     start = original
     if size(start) <= SMALL_ENOUGH:
         return finding
     scored: dict[Sample, list[CaseResult]] = {}
     holds = holds_for(metric, witness, timeout, budget, scored)
-    first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
-    smallest: Sample | None = None
-    shared = smallest_holding(known, start, holds)
-    if shared is not None:
-        # Greedy reduction from it too: it is minimal for the finding it came from,
-        # not necessarily for this one.
-        smallest = shrink.minimise(shared, holds, first_batch)
-    if smallest is None or size(smallest) > SHARED_IS_ENOUGH:
-        # Greedy reduction is not optimal: a shared example that stays bigger than
-        # this may be a dead end that the finding's own example avoids.
-        own = _own_minimum(metric, start, case, witness, holds, first_batch)
-        if smallest is None or size(own) < size(smallest):
-            smallest = own
+    if surrogate.stands_in(witness):  # Hypothesis (one case at a time) is not needed
+        holds = surrogate.filtered(surrogate.reference_holds(metric, witness), holds)
+        case = None
+    smallest = _judged_minimum(metric, start, case, witness, holds, known)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
-    hyps, refs = smallest
     sides = scored.get(smallest) or [
         results[0] for results in _score_sides(witness, [smallest], timeout)
     ]
+    return _shown_on(finding, witness, smallest, sides)
+
+
+def _shown_on(finding: Finding, witness: Witness, smallest: Sample,
+              sides: Sequence[CaseResult]) -> Finding:
+    """``finding`` shown on ``smallest``, with each side's outcome there."""
+    hyps, refs = smallest
     mine, other = sides[0], sides[-1]
     example = Example(
         f"{finding.example.case_id}~min", hyps, refs, mine.result,
@@ -252,6 +311,28 @@ def minimise_finding(
                                pair_tolerance(witness.left, witness.right))
         difference = "" if now is None else str(now)
     return attrs.evolve(finding, example=example, first_difference=difference)
+
+
+def _judged_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,
+                    holds: shrink.Holds, known: Sequence[Sample]) -> Sample:
+    """``start`` shrunk with every candidate judged by the two sides themselves: the
+    smallest of the ``known`` examples that shows the finding, reduced greedily;
+    unless that ends at most SHARED_IS_ENOUGH, also its own example, shrunk
+    (``_own_minimum``), whichever is smaller."""
+    first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+    smallest: Sample | None = None
+    shared = smallest_holding(known, start, holds)
+    if shared is not None:
+        # Greedy reduction from it too: it is minimal for the finding it came from,
+        # not necessarily for this one.
+        smallest = shrink.minimise(shared, holds, first_batch)
+    if smallest is None or size(smallest) > SHARED_IS_ENOUGH:
+        # Greedy reduction is not optimal: a shared example that stays bigger than
+        # this may be a dead end that the finding's own example avoids.
+        own = _own_minimum(metric, start, case, witness, holds, first_batch)
+        if smallest is None or size(own) < size(smallest):
+            smallest = own
+    return smallest
 
 
 def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,

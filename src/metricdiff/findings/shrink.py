@@ -1,9 +1,10 @@
 """Shrinking a disagreement to a minimal case.
 
-A case is reduced greedily, as delta debugging does: drop whole segments, then
-whole references, then runs of tokens (halves, quarters, … single tokens), then
-single characters of short texts — keeping each reduction under which the
-disagreement still holds *with the same cause*.  Candidates are judged in batches,
+A case is reduced greedily, as delta debugging does: drop runs of whole segments
+(halves, quarters, … single segments), then whole references, then runs of
+tokens (halves, quarters, … single tokens), then single characters of short
+texts — keeping each reduction under which the disagreement still holds *with
+the same cause*.  Candidates are judged in batches,
 so an implementation that runs as one process per batch (the Perl script) costs one
 process per round, not one per candidate.  A round's batches may start small and
 double (``first_batch``): the first candidates are the biggest reductions, and when
@@ -48,9 +49,17 @@ def _replace(sample: Sample, segment: int, position: int, text: str) -> Sample:
 
 def _structural(sample: Sample) -> Iterator[Sample]:
     hyps, refs = sample
-    if len(hyps) > 1:
-        for segment in range(len(hyps)):
-            yield hyps[:segment] + hyps[segment + 1:], refs[:segment] + refs[segment + 1:]
+    # Runs of segments, halves first: a corpus of hundreds of segments whose finding
+    # needs two of them takes a few rounds, not one round per segment dropped.
+    count = len(hyps)
+    width = count // 2
+    while width >= 1 and count > 1:
+        for start in range(0, count, width):
+            kept = [i for i in range(count) if not start <= i < start + width]
+            yield tuple(hyps[i] for i in kept), tuple(refs[i] for i in kept)
+        if width == 1:
+            break
+        width //= 2
     for segment, seg_refs in enumerate(refs):
         if len(seg_refs) > 1:
             for index in range(len(seg_refs)):

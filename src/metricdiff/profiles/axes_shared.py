@@ -27,6 +27,11 @@ TOKENIZE = choice(
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
         "period-split": "cut at every '.', which is dropped, then split on whitespace; "
         "a piece of whitespace only between periods is one empty token",
+        "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "
+        "U+00A0, U+3000 and the other Unicode spaces stay inside tokens",
+        "whitespace-zh-sentences": "rouge-chinese: str.split() of the pieces left after "
+        "a break after Chinese sentence ends (。！？?, '......', '……'), which stay on "
+        "their token; a blank piece is one empty token; no word segmentation",
     },
 )
 

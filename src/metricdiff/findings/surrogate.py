@@ -1,0 +1,98 @@
+"""Shrinking a finding's example with the reference standing in for both sides.
+
+A finding with an explained cause says: the reference under one profile (``base``,
+the left side's, or what the implementation declared) and under the same profile
+with the cause's axes changed (``reproduce``) give the two sides' results.  So a
+smaller case still shows the cause when those two reference runs still differ as
+the finding's sides did: for an agreement, in their headline numbers; for a
+conformance finding, first in the same statistic.  That judgement runs in this
+process, on the reference the explainer already remembers (``reference_score``),
+with no implementation started: thousands of candidates cost what a handful of
+judgements by the implementations themselves cost, and every finding with the
+same profiles and cause, whichever pair it is about, reaches the same example.
+
+The example found is only a candidate: ``minimise.py`` shows it once the two
+implementations themselves, scored on it, still show the finding (one judgement
+for every finding of the metric); otherwise it shrinks again with each candidate
+judged by the stand-in first and, if it passes, by the implementations
+(``filtered``): where the stand-in is wrong, the implementations have the last word.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from metricdiff.cases.case import Sample, size
+from metricdiff.comparison.stages import first_difference, headlines_differ
+from metricdiff.findings import shrink
+from metricdiff.findings.explain import reference_score
+from metricdiff.findings.witness import Witness, pair_tolerance, stage_of
+
+#: The first batch of each greedy round: judged here, a candidate costs one or two
+#: reference runs, so small batches waste least once a reduction holds.
+FIRST_BATCH = 4
+
+
+def stands_in(witness: Witness) -> bool:
+    """Whether the reference can stand in for both sides of ``witness``: a
+    conformance or agreement finding whose cause is explained."""
+    return (witness.kind in ("conformance", "agreement") and witness.reproduce is not None
+            and witness.base is not None)
+
+
+def reference_holds(metric: str, witness: Witness) -> shrink.Holds:
+    """The test a smaller case must pass, with the reference under ``base`` and
+    under ``reproduce`` in place of the two sides (see the module's docstring)."""
+    assert witness.base is not None and witness.reproduce is not None
+    base, reproduce = witness.base, witness.reproduce
+    tolerance = pair_tolerance(witness.left, witness.right)
+
+    def one(sample: Sample) -> bool:
+        hyps, refs = sample
+        if witness.kind == "conformance":
+            # The implementation is the reference under the explaining profile,
+            # the reference as it claims to be is the reference under its declared one.
+            mine = reference_score(metric, reproduce, hyps, refs)
+            claimed = reference_score(metric, base, hyps, refs)
+            if mine is None or claimed is None:
+                return False
+            difference = first_difference(mine, claimed, tolerance)
+            return difference is not None and stage_of(str(difference)) == witness.stage
+        left = reference_score(metric, base, hyps, refs)
+        right = reference_score(metric, reproduce, hyps, refs)
+        return left is not None and right is not None and headlines_differ(left, right,
+                                                                           tolerance)
+
+    def holds(samples: Sequence[Sample]) -> list[bool]:
+        return [one(sample) for sample in samples]
+
+    return holds
+
+
+def filtered(first: shrink.Holds, then: shrink.Holds) -> shrink.Holds:
+    """Judged by ``first``, and those it passes by ``then`` as well, in one call (none
+    if it passes none): the implementations judge only what the reference's stand-in
+    already accepts."""
+
+    def holds(samples: Sequence[Sample]) -> list[bool]:
+        passed = [sample for sample, ok in zip(samples, first(samples), strict=True) if ok]
+        verdicts = dict(zip(passed, then(passed), strict=True)) if passed else {}
+        return [verdicts.get(sample, False) for sample in samples]
+
+    return holds
+
+
+def reference_minimum(metric: str, witness: Witness, start: Sample,
+                      known: Sequence[Sample] = ()) -> Sample | None:
+    """The smallest case reached by greedy reduction, judged by the reference alone
+    (``reference_holds``), from the smallest of ``known`` (examples already shown)
+    under which the cause holds, else from ``start``; None if it holds on neither."""
+    holds = reference_holds(metric, witness)
+    smaller = sorted({s for s in known if size(s) < size(start)},
+                     key=lambda s: (size(s), repr(s)))
+    origin = next((s for s in smaller if holds([s])[0]), None)
+    if origin is None:
+        if not holds([start])[0]:
+            return None
+        origin = start
+    return shrink.minimise(origin, holds, FIRST_BATCH)
