@@ -68,6 +68,11 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "bleu": "peers.ignite:IgniteBleuAdapter",
         "rouge": "peers.ignite:IgniteRougeAdapter",
     },
+    "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
+    "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
+    "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
+    "vizseq": {"bleu": "peers.vizseq:VizseqAdapter"},
+    "bleu": {"bleu": "peers.pypi_bleu:PypiBleuAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]

@@ -112,6 +112,8 @@ SMOOTHING = choice(
         "epsilon": "(matches + 1e-15) / (total + 1e-9) on every order, and c + 1e-15 "
         "against r + 1e-9 in BP, so no pair is ever empty (pycocoevalcap)",
         "float-min": "NLTK method0: a zero precision becomes sys.float_info.min",
+        "skip": "a zero precision counts as 1: its log term is 0, the weights stay "
+        "(compare-mt)",
     },
 )
 

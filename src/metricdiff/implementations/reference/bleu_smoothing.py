@@ -64,7 +64,8 @@ def smoothed_lengths(c: int, r: float, options: BleuOptions) -> tuple[float, flo
 
 def _zero_match_rule(options: BleuOptions, hyp_len: int) -> Callable[[int, float], float]:
     """p_n for an order with no matches, given how many zero orders came before
-    (``k`` counts this one too) and the total t_n (BLEU-SMOOTH-FLOOR, -EXP, -CC4)."""
+    (``k`` counts this one too) and the total t_n (BLEU-SMOOTH-FLOOR, -EXP, -CC4,
+    -FLOAT-MIN, -SKIP)."""
     method = options.smoothing
     if method == "floor":
         epsilon = smooth_value(options)
@@ -76,6 +77,8 @@ def _zero_match_rule(options: BleuOptions, hyp_len: int) -> Callable[[int, float
         return lambda k, total: 1.0 / (factor**k) / total
     if method == "float-min":
         return lambda _k, _total: sys.float_info.min
+    if method == "skip":  # BLEU-SMOOTH-SKIP: log 1 = 0, the order adds nothing
+        return lambda _k, _total: 1.0
     return lambda _k, _total: 0.0
 
 
