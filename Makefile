@@ -42,5 +42,6 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
+# Every benchmarks/bench_*.py at its quick size, then a summary of their ratios.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_bleu.py
+	$(BIN)/python benchmarks/run_all.py

@@ -14,8 +14,10 @@ import tomli_w
 from metricdiff.atomic import atomic_stream, write_atomic
 from metricdiff.audit.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
+from metricdiff.errors import MetricdiffError
 from metricdiff.findings.finding import Finding
 from metricdiff.findings.witness import REFERENCE, Participant, Witness
+from metricdiff.implementations import get_adapter
 from metricdiff.implementations.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
@@ -56,6 +58,15 @@ def _version(person: Participant) -> str:
     return ""
 
 
+def _package(person: Participant) -> str:
+    """The distribution the implementation comes from (its adapter's), or ``""``
+    for one that names none (the reference, a user's own)."""
+    try:
+        return get_adapter(person.impl, person.metric).distribution or ""
+    except MetricdiffError:
+        return ""
+
+
 def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
     """The contents of ``audit.json``."""
     return {
@@ -69,6 +80,7 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                         "impl": person.impl,
                         "label": person.label,
                         "version": _version(person),
+                        "package": _package(person),
                         "signature": person.signature,
                         "profile": profile_of(person.options),
                         "tolerance": {

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -141,6 +140,8 @@ def _plugin_entries() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=8)
 def _entries_on(path: tuple[str, ...]) -> dict[str, list[str]]:
+    import importlib.metadata  # here: it costs start-up, and a built-in name needs none
+
     entries: dict[str, list[str]] = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         if entry.name in _REGISTRY or user.is_user_spec(entry.name):

@@ -39,13 +39,13 @@ def _parse_f_measure(text: str) -> str:
 
 
 def _parse_truncate(text: str) -> str:
-    """``none``, ``words:N`` or ``bytes:N``."""
+    """``none``, ``words:N``, ``bytes:N`` or ``line-chars:N``."""
     if text == "none":
         return text
     unit, _, number = text.partition(":")
-    if unit in ("words", "bytes") and number.isdigit():
+    if unit in ("words", "bytes", "line-chars") and number.isdigit():
         return f"{unit}:{int(number)}"
-    raise ConventionError(f"expected none, words:N or bytes:N, got {text!r}")
+    raise ConventionError(f"expected none, words:N, bytes:N or line-chars:N, got {text!r}")
 
 
 VARIANT = choice(
@@ -211,10 +211,12 @@ SU_UNIGRAMS = choice(
 TRUNCATE = Axis(
     "truncate",
     "trunc",
-    "Length limit applied before scoring: none, words:N or bytes:N.",
+    "Length limit applied before scoring: none, words:N, bytes:N (UTF-8 bytes of "
+    "the text) or line-chars:N (characters of the stripped lines, the line breaks "
+    "joining them not counted).",
     "none",
     parser=_parse_truncate,
-    accepts="none, words:N or bytes:N",
+    accepts="none, words:N, bytes:N or line-chars:N",
 )
 
 TRUNCATE_SIDE = choice(

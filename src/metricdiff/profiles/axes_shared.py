@@ -27,6 +27,8 @@ TOKENIZE = choice(
         "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
+        "period-split": "cut at every '.', which is dropped, then split on whitespace; "
+        "a piece of whitespace only between periods is one empty token",
         "whitespace-strict-trimmed": "str.strip().split(' '): the line's ends stripped "
         "first, inner double spaces still make empty tokens",
         "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "

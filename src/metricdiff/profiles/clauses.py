@@ -75,7 +75,7 @@ def _family(prefix: str, axes: tuple[str, ...], values: Mapping[str, str],
 #: family -> its clauses, in the order of the spec.
 CLAUSES: dict[str, tuple[Clause, ...]] = {
     "bleu": (
-        _family("BLEU-TOK", ("tokenize",),
+        _family("BLEU-TOK", ("tokenize", "entities"),
                 {"none": "NONE", "13a": "13A", "intl": "INTL", "zh": "ZH",
                  "zh-sacrebleu": "ZH", "char": "CHAR"},
                 statistics=("sys_len",)),
@@ -86,7 +86,7 @@ CLAUSES: dict[str, tuple[Clause, ...]] = {
         Clause("BLEU-PN", statistics=("precisions",)),
         Clause("BLEU-REFLEN", ("ref_length", "closest_tie", "empty_reference"),
                statistics=("ref_len",)),
-        Clause("BLEU-BP", statistics=("bp",)),
+        Clause("BLEU-BP", ("empty_bp",), statistics=("bp",)),
         Clause("BLEU-SCORE", ("max_order", "weights"), statistics=("score",)),
         Clause("BLEU-PRECISION"),
         Clause("BLEU-EMPTY-ORDER", ("empty_order",)),

@@ -55,6 +55,8 @@ class Implementation:
     signature: str
     profile: dict[str, str]
     tolerance: Tolerance
+    #: The distribution it comes from (``""``: none, or an older audit.json).
+    package: str = ""
 
 
 @attrs.frozen
@@ -174,6 +176,7 @@ def _implementation(data: Any) -> Implementation:
         {_text(axis): _text(value) for axis, value in data["profile"].items()},
         Tolerance(_number(tolerance["absolute"]), _number(tolerance["relative"]),
                   _text(tolerance["reason"])),
+        _text(data.get("package", "")),
     )
 
 

@@ -76,21 +76,23 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], options: BleuOpt
     return float(min(ref_lens, key=lambda length: (abs(length - hyp_len), length)))
 
 
-def brevity_penalty(c: int, r: float) -> float:
+def brevity_penalty(c: float, r: float, empty_bp: str = "one") -> float:
     """BP = 1 if c > r, e^(1 - r/c) if c <= r (BLEU-BP, §2.3).
 
-    c = 0 is defined as BP = 0 when r > 0 (the limit), and BP = 1 when r = 0.
+    c = 0 is defined as BP = 0 when r > 0 (the limit); when r = 0 too it is
+    ``empty_bp``: 1 (c >= r) or 0 (every empty hypothesis).
     """
+    if c == 0 and (r > 0 or empty_bp == "zero"):
+        return 0.0
     if c >= r:
         return 1.0
-    if c == 0:
-        return 0.0
     return math.exp(1.0 - r / c)
 
 
 def segment_tokens(text: str, options: BleuOptions) -> list[str]:
     """One segment after case folding and tokenizing (BLEU-TOK-*, BLEU-CASE)."""
-    return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage)
+    return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage,
+                      options.entities)
 
 
 def _stat_orders(options: BleuOptions) -> int:
@@ -192,8 +194,6 @@ def geometric_mean(precisions: Sequence[float | None], weights: Sequence[float])
     return math.exp(log_sum)
 
 
-def _is_empty_pair(stats: BleuStats) -> bool:
-    return stats.hyp_len == 0 and stats.ref_len == 0
 
 
 def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:
@@ -201,12 +201,13 @@ def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:
 
     ``all_zero=zero`` returns 0 before any smoothing when no unigram matches
     (BLEU-ALL-ZERO); ``empty_policy`` decides an empty hypothesis against empty
-    references (BLEU-EMPTY).
+    references (BLEU-EMPTY), unless the smoothing made their lengths non-zero.
     """
     orders = options.max_order
     counts, totals = stats.matches[:orders], stats.totals[:orders]
-    bp = brevity_penalty(stats.hyp_len, stats.ref_len)
-    if _is_empty_pair(stats):
+    c, r = smoothing.smoothed_lengths(stats.hyp_len, stats.ref_len, options)
+    bp = brevity_penalty(c, r, options.empty_bp)
+    if c == 0 and r == 0:
         if options.empty_policy == "error":
             raise EmptyInputError("empty hypothesis against empty references")
         value = 100.0 if options.empty_policy == "one" else 0.0

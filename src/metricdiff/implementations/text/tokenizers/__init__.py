@@ -27,6 +27,7 @@ _REGISTRY: dict[str, str] = {
     "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
     "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "period-split": "period_split:PeriodSplitTokenizer",
     "whitespace-zh-sentences": "zh_sentences:WhitespaceZhSentencesTokenizer",
 }
 
@@ -53,13 +54,16 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
-def preprocess(text: str, tokenize: str, case: str, stage: str) -> list[str]:
-    """Case-fold and tokenize one segment as the ``tokenize``, ``lowercase`` and
-    ``lowercase_stage`` axes say."""
+def preprocess(
+    text: str, tokenize: str, case: str, stage: str, entities: str = "decode"
+) -> list[str]:
+    """Case-fold and tokenize one segment as the ``tokenize``, ``lowercase``,
+    ``lowercase_stage`` and ``entities`` axes say."""
     tokenizer = get_tokenizer(tokenize)
+    cut = tokenizer if entities == "decode" else tokenizer.undecoded
     if stage == "before-tokenize":
-        return tokenizer(lowercase(text, case))
-    return [lowercase(token, case) for token in tokenizer(text)]
+        return cut(lowercase(text, case))
+    return [lowercase(token, case) for token in cut(text)]
 
 
 __all__ = [
