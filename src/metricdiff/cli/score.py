@@ -309,7 +309,8 @@ def register(commands: Commands) -> None:
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="set a convention axis, for every metric it applies to, as "
                        "--impl's [AXIS=VALUE] does (an axis set in both must have one value; "
-                       "see `metricdiff axes`)")
+                       "see `metricdiff axes`); corpus_average=bootstrap-* keeps each "
+                       "segment's R, P and F (~100 bytes per segment and metric)")
     add_input_options(score)
     score.add_argument("--sentences", action="store_true", help="also score each segment "
                        "(keeps every segment's result until the end: memory grows with the "
