@@ -45,3 +45,15 @@ def require_impl(name: str, metric: str) -> Any:
     if reason is not None:
         pytest.skip(reason)
     return adapter
+
+
+def translation_pairs(step: int = 10) -> tuple[list[str], list[list[str | None]]]:
+    """Every ``step``-th line of the real German, French and Russian translation
+    pairs of benchmarks/data/translations/ (its README gives the sources), as
+    hypotheses and one reference each."""
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "translations"
+    hyps = (folder / "hyp.txt").read_text(encoding="utf-8").splitlines()[::step]
+    refs = (folder / "ref.txt").read_text(encoding="utf-8").splitlines()[::step]
+    return hyps, [[ref] for ref in refs]

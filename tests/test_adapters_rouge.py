@@ -607,7 +607,9 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
                            f"{tmp_path / 'rouge-pltrdy'} rouge==1.0.1")
     assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
     assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
-    assert len(out) == 2 and not any(tmp_path.iterdir())  # nothing installed
+    # nmtpytorch 4.0.0 for the copy of multi-bleu.perl it ships (peers/multi_bleu.py).
+    assert f"--target {tmp_path / 'multi-bleu'} nmtpytorch==4.0.0" in "\n".join(out)
+    assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
 
 
 def test_install_peers_leaves_what_is_there_and_says_where_it_looks(

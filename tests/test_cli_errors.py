@@ -95,11 +95,11 @@ def test_an_unknown_implementation_is_an_error(
 def test_a_metric_nobody_computes_is_an_error_when_it_is_the_only_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # torchmetrics has ROUGE only (implementations/__init__.py's registry), installed or not.
-    status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "torchmetrics",
+    # rouge-score has ROUGE only (implementations/__init__.py's registry), installed or not.
+    status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "rouge-score",
                          *inputs(tmp_path))
     assert status == 2
-    one_line_error(err, "no implementation can run: bleu: torchmetrics does not compute bleu")
+    one_line_error(err, "no implementation can run: bleu: rouge-score does not compute bleu")
 
 
 @pytest.mark.usefixtures("no_scoring", "ghost")

@@ -17,7 +17,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
         return 0
     for row in rows:
-        state = "available" if row["available"] else f"unavailable: {row['reason']}"
+        state = "available" if row["available"] else "unavailable"
+        state += f": {row['reason']}" if row["reason"] else ""
         print(f"{row['name']} {row['version']} ({', '.join(row['metrics'])}): {state}")
         for metric, profile in row["profile"].items():
             axes = " ".join(f"{axis}={value}" for axis, value in profile.items())

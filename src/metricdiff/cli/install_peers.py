@@ -58,10 +58,11 @@ def run(args: argparse.Namespace) -> int:
 def _say_what_is_still_missing(names: list[str]) -> None:
     """The peers' own dependencies (``six``, ``nltk``) come from the main
     environment: say so when one is missing there."""
-    from metricdiff.implementations import get_adapter
+    from metricdiff.implementations import adapter_for_family, families_of
 
     for name in names:
-        reason = get_adapter(name, "rouge-1").unavailable_reason()
+        # A peer is ready when it runs for its first family (BLEU-only peers have no ROUGE).
+        reason = adapter_for_family(name, families_of(name)[0]).unavailable_reason()
         print(f"{name}: ready" if reason is None else f"{name}: not usable yet: {reason}")
 
 

@@ -50,8 +50,24 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge-metric-py": {"rouge": "peers.rouge_metric_py:RougeMetricPyAdapter"},
     "rouge-pltrdy": {"rouge": "peers.rouge_pltrdy:RougePltrdyAdapter"},
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
-    "torchmetrics": {"rouge": "peers.torchmetrics:TorchmetricsRougeAdapter"},
+    "torchmetrics": {
+        "bleu": "peers.torchmetrics:TorchmetricsBleuAdapter",
+        "rouge": "peers.torchmetrics:TorchmetricsRougeAdapter",
+    },
     "rouge155": {"rouge": "peers.rouge155:Rouge155Adapter"},
+    "easy-rouge": {"rouge": "peers.easy_rouge:EasyRougeAdapter"},
+    "rouge-chinese": {"rouge": "peers.rouge_chinese:RougeChineseAdapter"},
+    "rouge-score-rs": {"rouge": "peers.rouge_score_rs:RougeScoreRsAdapter"},
+    "sumeval": {
+        "bleu": "peers.sumeval:SumevalBleuAdapter",
+        "rouge": "peers.sumeval:SumevalRougeAdapter",
+    },
+    "multi-bleu": {"bleu": "peers.multi_bleu:MultiBleuAdapter"},
+    "mteval-v13a": {"bleu": "peers.mteval:MtevalV13aAdapter"},
+    "ignite": {
+        "bleu": "peers.ignite:IgniteBleuAdapter",
+        "rouge": "peers.ignite:IgniteRougeAdapter",
+    },
 }
 
 AnyAdapter = Adapter[Any, Any]

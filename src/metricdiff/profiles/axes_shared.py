@@ -25,6 +25,11 @@ TOKENIZE = choice(
         "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
+        "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "
+        "U+00A0, U+3000 and the other Unicode spaces stay inside tokens",
+        "whitespace-zh-sentences": "rouge-chinese: str.split() of the pieces left after "
+        "a break after Chinese sentence ends (。！？?, '......', '……'), which stay on "
+        "their token; a blank piece is one empty token; no word segmentation",
     },
 )
 

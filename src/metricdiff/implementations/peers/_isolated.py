@@ -65,6 +65,9 @@ class IsolatedPeer:
     distribution: str  # the PyPI distribution
     version: str  # the pinned version
     package: str  # the top-level package it installs
+    #: Whether a copy in the main environment may stand in when the folder is
+    #: missing (not for an old version of a package metricdiff itself pins).
+    main_env_fallback: bool = True
 
     @property
     def requirement(self) -> str:
@@ -74,6 +77,17 @@ class IsolatedPeer:
 PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
+    # easy-rouge installs a package `rouge` too; rouge-chinese installs both
+    # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
+    "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
+    "rouge-chinese": IsolatedPeer("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
+    # sumeval's BLEU imports names sacrebleu 2 removed: it runs on sacrebleu 1.5.1
+    # (the last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
+    "sumeval": IsolatedPeer("sumeval", "sacrebleu", "1.5.1", "sacrebleu",
+                            main_env_fallback=False),
+    # Only its copy of Moses' multi-bleu.perl is used (peers/multi_bleu.py); it
+    # pins torch 1.0.0, hence --no-deps in a folder of its own.
+    "multi-bleu": IsolatedPeer("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch"),
 }
 
 
@@ -129,6 +143,8 @@ def main_env_owner(package: str) -> str | None:
 
 def _main_env_root(peer: IsolatedPeer) -> tuple[Path, str] | None:
     """The main environment's copy of the peer, if its ``rouge`` is that peer's."""
+    if not peer.main_env_fallback:
+        return None
     owners = importlib.metadata.packages_distributions().get(peer.package, [])
     if [_normalise(o) for o in dict.fromkeys(owners)] != [_normalise(peer.distribution)]:
         return None

@@ -247,8 +247,9 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
             where = "from the main environment" if from_main else "isolated"
         except PeerNotInstalled:
             version, where = "not-installed", "isolated"
-        owner = _isolated.main_env_owner(_isolated.PEERS[self.name].package)
-        main = f"main env's 'rouge': {owner}" if owner else "no 'rouge' in main env"
+        package = _isolated.PEERS[self.name].package
+        owner = _isolated.main_env_owner(package)
+        main = f"main env's {package!r}: {owner}" if owner else f"no {package!r} in main env"
         return f"{version} ({where}; {main})"
 
     def signature(self, metric: str, options: RougeOptions) -> str:

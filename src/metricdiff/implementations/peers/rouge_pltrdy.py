@@ -68,7 +68,8 @@ class RougePltrdyAdapter(IsolatedPeerAdapter):
     )
     distribution = "rouge"
     modules = ("six",)
-    metrics = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l", "rouge-lsum")
+    metrics: ClassVar[tuple[str, ...]] = (
+        "rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l", "rouge-lsum")
     # The departures from Lin 2004's profile (RougeOptions' defaults); every
     # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {

@@ -98,10 +98,12 @@ def uses_default_tokenizer(options: RougeOptions) -> bool:
     ) and options.stemmer in ("none", "porter-nltk")
 
 
-def scorer_for(metric: str | Sequence[str], options: RougeOptions) -> Any:
+def scorer_for(metric: str | Sequence[str], options: RougeOptions,
+               package: str = "rouge_score") -> Any:
     """The ``RougeScorer`` of ``metric`` (or of several, which then differ only in
-    ``variant`` and ``n``) configured as ``options`` say."""
-    rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
+    ``variant`` and ``n``) configured as ``options`` say, from ``package``
+    (rouge-score, or a reimplementation with its interface)."""
+    rouge_scorer = importlib.import_module(f"{package}.rouge_scorer")
     metrics = [metric] if isinstance(metric, str) else metric
     types = [rouge_type(name) for name in metrics]
     if uses_default_tokenizer(options):
@@ -125,6 +127,8 @@ class RougeScoreAdapter(PeerRougeAdapter):
     modules = ("rouge_score.rouge_scorer", "rouge_score.scoring", "numpy")
     metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
     own_stemmer = "porter-nltk"  # use_stemmer=True
+    #: The package with rouge-score's interface that is driven.
+    package: ClassVar[str] = "rouge_score"
     # The departures from Lin 2004's profile (RougeOptions' defaults); every
     # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {
@@ -163,7 +167,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
         for metric, options in metrics:
             self.prepared(metric, options)
         options = metrics[0][1]
-        scorer = scorer_for([metric for metric, _ in metrics], options)
+        scorer = scorer_for([metric for metric, _ in metrics], options, self.package)
         tokenize = lru_cache(maxsize=16)(scorer._tokenizer.tokenize)
         keys = [rouge_type(metric) for metric, _ in metrics]
         results: list[list[RougeResult]] = [[] for _ in metrics]
@@ -175,7 +179,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
             for key, column in zip(keys, results, strict=True):
                 chosen = best[key]
                 target = targets[[scores[key] for scores in each].index(chosen)]
-                counts = _counts(tokenize, key, target, hyp, chosen, options)
+                counts = self.counts(tokenize, key, target, hyp, chosen, options)
                 column.append(result(chosen.recall, chosen.precision, chosen.fmeasure, counts))
             tokenize.cache_clear()
         return results
@@ -183,7 +187,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
     ) -> RougeResult:
-        return _corpus(metric, self.pair_scores(metric, hyps, refs, options), options)
+        return self.corpus(metric, self.pair_scores(metric, hyps, refs, options), options)
 
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
@@ -203,27 +207,38 @@ class RougeScoreAdapter(PeerRougeAdapter):
             columns = self.pair_scores_many([metrics[i] for i in members], hyps, refs)
             for index, pairs in zip(members, columns, strict=True):
                 metric, options = metrics[index]
-                scored[index] = Scored(_corpus(metric, pairs, options),
+                scored[index] = Scored(self.corpus(metric, pairs, options),
                                        tuple(pairs) if sentences else None)
         return [scored[index] for index in range(len(metrics))]
 
+    def corpus(self, metric: str, pairs: Sequence[RougeResult],
+               options: RougeOptions) -> RougeResult:
+        """The corpus result of the segments' results, by ``corpus_average``."""
+        if options.corpus_average == "macro":
+            return macro(pairs)
+        if not pairs:
+            raise ValueError("rouge-score's BootstrapAggregator gives no score for an empty "
+                             "corpus")
+        return with_counts(_bootstrap_median(self.package, metric, pairs, options),
+                           summed_counts(pairs))
 
-def _corpus(metric: str, pairs: Sequence[RougeResult], options: RougeOptions) -> RougeResult:
-    """The corpus result of the segments' results, by ``corpus_average``."""
-    if options.corpus_average == "macro":
-        return macro(pairs)
-    if not pairs:
-        raise ValueError("rouge-score's BootstrapAggregator gives no score for an empty corpus")
-    return with_counts(_bootstrap_median(metric, pairs, options), summed_counts(pairs))
+    def counts(self, tokenize: Callable[[str], list[str]], key: str, target: str,
+               prediction: str, score: Any, options: RougeOptions) -> tuple[float, float, float]:
+        """(matches, hyp_total, ref_total) of one pair, from the library's functions
+        and its scorer's ``tokenize``."""
+        rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
+        return pair_counts(tokenize, key, target, prediction, score, options,
+                           lambda ref, hyp: rouge_scorer._lcs_table(ref, hyp)[-1][-1],
+                           rouge_scorer._create_ngrams)
 
 
-def _counts(
+def pair_counts(
     tokenize: Callable[[str], list[str]], key: str, target: str, prediction: str, score: Any,
-    options: RougeOptions,
+    options: RougeOptions, lcs_length: Callable[[list[str], list[str]], int],
+    ngrams: Callable[[list[str], int], Mapping[Any, int]],
 ) -> tuple[float, float, float]:
-    """(matches, hyp_total, ref_total) of one pair, from the library's functions
-    and its scorer's ``tokenize``."""
-    rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
+    """(matches, hyp_total, ref_total) of one pair, with the scorer's ``tokenize``
+    and the library's ``lcs_length`` and ``ngrams`` (n-gram -> count)."""
     if key == "rougeLsum":
         if options.sentence_split == "punkt":
             nltk = importlib.import_module("nltk")
@@ -238,21 +253,20 @@ def _counts(
         return 0, hyp_total, ref_total
     ref_tokens, hyp_tokens = tokenize(target), tokenize(prediction)
     if key == "rougeL":
-        lcs = rouge_scorer._lcs_table(ref_tokens, hyp_tokens)[-1][-1] if (
-            ref_tokens and hyp_tokens) else 0
+        lcs = lcs_length(ref_tokens, hyp_tokens) if ref_tokens and hyp_tokens else 0
         return lcs, len(hyp_tokens), len(ref_tokens)
     n = int(key.removeprefix("rouge"))
-    ref_grams = rouge_scorer._create_ngrams(ref_tokens, n)
-    hyp_grams = rouge_scorer._create_ngrams(hyp_tokens, n)
+    ref_grams, hyp_grams = ngrams(ref_tokens, n), ngrams(hyp_tokens, n)
     matches = sum(min(count, hyp_grams[gram]) for gram, count in ref_grams.items())
     return matches, sum(hyp_grams.values()), sum(ref_grams.values())
 
 
-def _bootstrap_median(metric: str, pairs: Sequence[RougeResult],
+def _bootstrap_median(package: str, metric: str, pairs: Sequence[RougeResult],
                       options: RougeOptions) -> RougeResult:
-    """``BootstrapAggregator(n_samples).aggregate()[type].mid`` with numpy's global
-    generator seeded by ``bootstrap_seed`` (its state restored afterwards)."""
-    scoring = importlib.import_module("rouge_score.scoring")
+    """``BootstrapAggregator(n_samples).aggregate()[type].mid`` of ``package``
+    with numpy's global generator seeded by ``bootstrap_seed`` (its state restored
+    afterwards)."""
+    scoring = importlib.import_module(f"{package}.scoring")
     numpy = importlib.import_module("numpy")
     key = rouge_type(metric)
     aggregator = scoring.BootstrapAggregator(n_samples=options.bootstrap_samples)
@@ -267,4 +281,4 @@ def _bootstrap_median(metric: str, pairs: Sequence[RougeResult],
     return result(mid.recall, mid.precision, mid.fmeasure)
 
 
-__all__ = ["RougeScoreAdapter", "rouge_type", "scorer_for"]
+__all__ = ["RougeScoreAdapter", "pair_counts", "rouge_type", "scorer_for"]

@@ -1,4 +1,5 @@
-"""torchmetrics' ROUGE (``torchmetrics.text.rouge.ROUGEScore``), behind the
+"""torchmetrics' ROUGE (``torchmetrics.text.rouge.ROUGEScore``) and BLEU
+(``BLEUScore``, ``SacreBLEUScore``: ``TorchmetricsBleuAdapter``), behind the
 ``torch`` extra (``pip install 'metricdiff[torch]'``): without torch the adapter
 is unavailable and its tests skip.
 
@@ -38,7 +39,7 @@ import importlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
-from metricdiff.implementations.base import ANY, References, Tolerance
+from metricdiff.implementations.base import ANY, Adapter, References, Tolerance
 from metricdiff.implementations.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
@@ -50,8 +51,12 @@ from metricdiff.implementations.peers._rouge_common import (
     text_pipeline,
 )
 from metricdiff.implementations.peers.rouge_score import RougeScoreAdapter, rouge_type
+from metricdiff.implementations.reference.bleu import (
+    usable_references as usable_bleu_references,
+)
+from metricdiff.profiles import BleuOptions
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import MISSING, BleuResult, RougeResult
 
 _ACCUMULATE = {"best-f": "best", "mean": "avg"}
 
@@ -117,4 +122,79 @@ class TorchmetricsRougeAdapter(PeerRougeAdapter):
             scores[f"{key}_recall"].item(),
             scores[f"{key}_precision"].item(),
             scores[f"{key}_fmeasure"].item(),
+        )
+
+
+# --------------------------------------------------------------------------
+# BLEU: ``torchmetrics.text.BLEUScore`` and ``SacreBLEUScore``
+
+
+def _bleu_tokenizers() -> tuple[str, ...]:
+    """The ``tokenize`` values SacreBLEUScore runs offline and metricdiff names
+    alike (its ``zh`` is not offered: which of metricdiff's zh values it is has
+    not been checked)."""
+    return ("none", "13a", "intl", "char")
+
+
+class TorchmetricsBleuAdapter(Adapter[BleuOptions, BleuResult]):
+    """torchmetrics ``BLEUScore`` (``tokenize=none``) and ``SacreBLEUScore`` (any
+    other tokenizer, or lowercasing; the variant ``torchmetrics+sacrebleu`` is its
+    default, 13a), read from torchmetrics 1.9.0
+    (``torchmetrics/functional/text/bleu.py`` and ``sacre_bleu.py``):
+
+    * ``closest_tie=first``: ``target_len_list[diffs.index(min(diffs))]``;
+    * ``lowercase_stage=after-tokenize``: ``_lower`` runs on the tokenized line;
+    * no smoothing by default, and ``if min(numerator) == 0.0: return 0`` before
+      its add-one ``smooth=True`` even runs, so that option is not offered (it is
+      add-k only where every order matched: on no axis);
+    * an empty string (and ``None``, which the adapter drops) is a reference of
+      length 0; corpus level, uniform weights unless given.
+
+    The score is a float32 tensor; the pooled counts and lengths are read from
+    the metric's states, its precisions and BP are never exposed (``unknown``).
+    """
+
+    name = "torchmetrics"
+    distribution = "torchmetrics"
+    modules = ("torch", "torchmetrics.text")
+    install_hint = "pip install 'metricdiff[torch]'"
+    tolerance = Tolerance(relative=1e-6, reason="its score and counts are float32 tensors")
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"sacrebleu": {"tokenize": "13a"}}
+    profile: ClassVar[Mapping[str, Any]] = {
+        "closest_tie": "first",
+        "lowercase_stage": "after-tokenize",
+    }
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
+        "tokenize": _bleu_tokenizers(),
+        "lowercase": ("none", "unicode"),
+        "max_order": ANY,
+        "weights": ANY,
+        "empty_reference": ("length-zero", "dropped"),
+    }
+
+    def metric_object(self, options: BleuOptions) -> Any:
+        text = importlib.import_module("torchmetrics.text")
+        common = {"n_gram": options.max_order, "weights": list(options.order_weights())}
+        if options.tokenize == "none" and options.lowercase == "none":
+            return text.BLEUScore(**common)
+        return text.SacreBLEUScore(
+            tokenize=options.tokenize, lowercase=options.lowercase == "unicode", **common
+        )
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
+    ) -> BleuResult:
+        self.prepared(metric, options)
+        bleu = self.metric_object(options)
+        bleu.update(list(hyps), [usable_bleu_references(seg, options) for seg in refs])
+        score = bleu.compute()
+        return BleuResult(
+            score=100 * score.item(),
+            precisions=(),
+            bp=MISSING,
+            sys_len=int(bleu.preds_len.item()),
+            ref_len=float(bleu.target_len.item()),
+            counts=tuple(float(c) for c in bleu.numerator.tolist()),
+            totals=tuple(float(t) for t in bleu.denominator.tolist()),
+            unknown=frozenset({"precisions", "bp"}),
         )

@@ -23,7 +23,9 @@ _REGISTRY: dict[str, str] = {
     "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "whitespace-zh-sentences": "zh_sentences:WhitespaceZhSentencesTokenizer",
 }
 
 #: Tokenizers that fold case themselves, whatever the ``lowercase`` axis says,
