@@ -86,9 +86,13 @@ def _run_journalled(
             if meter is not None:
                 meter.interrupted()
             raise
+        # Equal outcomes (the reference as a participant mostly gives what the
+        # participant gives) are kept once: a large corpus has millions of them,
+        # and they are held until the reports are written.
+        shared: dict[CaseResult, CaseResult] = {}
         for (number, indices), scored in zip(todo, results, strict=True):
             for index, outcome in zip(indices, scored, strict=True):
-                known[number][index] = outcome
+                known[number][index] = shared.setdefault(outcome, outcome)
     if meter is not None:
         meter.finish()
     out: list[list[CaseResult]] = []
