@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -104,16 +104,16 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
     }
 
 
-def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
-    """One row per participant and case, and per reference run as a participant."""
-    rows = []
+def result_rows(audit: MetricAudit) -> Iterator[dict[str, Any]]:
+    """One row per participant and case, and per reference run as a participant,
+    made as they are written (there are millions for a large corpus)."""
     for person in audit.participants:
         runs = [(person.name, audit.scores.own[person.name])]
         if person.name in audit.scores.reference:
             runs.append((f"{REFERENCE}-as-{person.name}", audit.scores.reference[person.name]))
         for label, outcomes in runs:
             for case, outcome in zip(audit.cases, outcomes, strict=True):
-                rows.append({
+                yield {
                     "metric": audit.metric,
                     "impl": label,
                     "signature": person.signature,
@@ -122,8 +122,7 @@ def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
                     "status": outcome.status,
                     "error": outcome.error,
                     "result": None if outcome.result is None else outcome.result.to_json(),
-                })
-    return rows
+                }
 
 
 def _slug(text: str) -> str:

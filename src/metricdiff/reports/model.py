@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from metricdiff.cases.files import iter_segments
 from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
@@ -258,7 +259,9 @@ def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    """The file's lines that are not blank, with their numbers, read one at a
+    time (``results.jsonl`` of a large corpus has millions)."""
+    for number, line in enumerate(iter_segments(str(path)), start=1):
         if line.strip():
             yield number, line
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import attrs
@@ -231,24 +231,57 @@ def corpus_bleu(
     """Corpus BLEU (BLEU-PN, §2.1.1): statistics pooled over the segments.
 
     ``refs`` yields each segment's references.  Only the running sum of the
-    statistics is kept, so memory does not grow with the corpus.  With
-    ``level=sentence-mean`` the score is the mean of the segments' sentence
-    scores instead (BLEU-LEVEL); the statistics are still the pooled ones.
+    statistics is kept (``CorpusBleu``).  With ``level=sentence-mean`` the score
+    is the mean of the segments' sentence scores instead (BLEU-LEVEL); the
+    statistics are still the pooled ones.
     """
-    total = BleuStats.zero(_stat_orders(options))
-    sentence_scores = 0.0
-    segments = 0
-    counting = statistics_options(options)
+    corpus = CorpusBleu(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        stats = _text_statistics(hyp, tuple(seg_refs), counting)
-        total += stats
-        segments += 1
-        if options.level == "sentence-mean":
-            sentence_scores += bleu_from_statistics(stats, options).score
-    pooled = bleu_from_statistics(total, options)
-    if options.level == "sentence-mean" and segments:
-        return _with_score(pooled, sentence_scores / segments)
-    return pooled
+        corpus.add(hyp, seg_refs)
+    return corpus.result()
+
+
+#: One segment's statistics from its text: (hypothesis, references, options).
+Statistics = Callable[[str, tuple[str | None, ...], BleuOptions], BleuStats]
+
+
+class CorpusBleu:
+    """Corpus BLEU (BLEU-PN, BLEU-LEVEL) built up one segment at a time: only
+    the running sum of the statistics (and of the sentence scores, for
+    ``level=sentence-mean``) is kept, so memory does not grow with the corpus.
+
+    ``remember``: count a segment through the cache of segment statistics,
+    which pays off where the same segments are scored under many profiles (the
+    audit's explainer); a corpus read once (``metricdiff score``) turns it off,
+    or the cache would hold the last 131,072 segments for nothing.
+    ``statistics``: another way to count a segment with the same results (the
+    fast path, ``fast_bleu.fast_uncached_statistics``)."""
+
+    def __init__(self, options: BleuOptions, *, remember: bool = True,
+                 statistics: Statistics | None = None) -> None:
+        self.options = options
+        self.total = BleuStats.zero(_stat_orders(options))
+        self.sentence_scores = 0.0
+        self.segments = 0
+        self._counting = statistics_options(options)
+        self._statistics = statistics or (
+            _text_statistics if remember else _text_statistics.__wrapped__)
+
+    def add(self, hyp: str, refs: Sequence[str | None]) -> BleuStats:
+        """Count one segment in; its statistics are returned."""
+        stats: BleuStats = self._statistics(hyp, tuple(refs), self._counting)
+        self.total += stats
+        self.segments += 1
+        if self.options.level == "sentence-mean":
+            self.sentence_scores += bleu_from_statistics(stats, self.options).score
+        return stats
+
+    def result(self) -> BleuResult:
+        """The corpus score of the segments added so far."""
+        pooled = bleu_from_statistics(self.total, self.options)
+        if self.options.level == "sentence-mean" and self.segments:
+            return _with_score(pooled, self.sentence_scores / self.segments)
+        return pooled
 
 
 def _with_score(result: BleuResult, score: float) -> BleuResult:

@@ -69,6 +69,13 @@ def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOption
     return fast_segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
 
+def fast_uncached_statistics(hyp: str, refs: tuple[str | None, ...],
+                             options: BleuOptions) -> BleuStats:
+    """``_text_statistics`` without its cache: for a corpus read once, where the
+    cache would only hold the last segments for nothing."""
+    return _text_statistics.__wrapped__(hyp, refs, options)
+
+
 def fast_text_statistics(hyp: str, refs: Sequence[str | None], options: BleuOptions) -> BleuStats:
     """``bleu.text_statistics``: the statistics of one segment given as text."""
     return _text_statistics(hyp, tuple(refs), statistics_options(options))
@@ -106,4 +113,4 @@ def fast_corpus_bleu(
 
 
 __all__ = ["fast_corpus_bleu", "fast_segment_statistics", "fast_sentence_bleu",
-           "fast_text_statistics"]
+           "fast_text_statistics", "fast_uncached_statistics"]

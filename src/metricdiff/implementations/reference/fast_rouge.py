@@ -29,13 +29,13 @@ from collections.abc import Sequence
 from metricdiff.implementations.reference.fast_counting import clipped, order_counts
 from metricdiff.implementations.reference.rouge import (
     combine_references,
-    corpus_from_pairs,
     result_from_counts,
     rounded,
     usable_references,
 )
 from metricdiff.implementations.reference.rouge_counts import PairCounts
 from metricdiff.implementations.reference.rouge_shared import (
+    CorpusVariants,
     VariantScores,
     text_key,
     text_options,
@@ -159,24 +159,29 @@ class FastVariants:
         return out
 
 
+def fast_corpus_variants(
+    variants: Sequence[RougeOptions], *, keep_segments: bool
+) -> CorpusVariants | None:
+    """``rouge_shared.CorpusVariants`` scoring each segment by the fast path, or
+    None when a variant is not covered."""
+    if not all(covers(options) for options in variants):
+        return None
+    return CorpusVariants(variants, keep_segments=keep_segments,
+                          segment=FastVariants(variants).segment)
+
+
 def fast_score_variants(
     hyps: Sequence[str], refs: Sequence[Sequence[str | None]], variants: Sequence[RougeOptions]
 ) -> list[VariantScores] | None:
     """``rouge_shared.score_variants(hyps, refs, variants)``, or None when a variant
     is not covered."""
-    if not all(covers(options) for options in variants):
+    corpus = fast_corpus_variants(variants, keep_segments=True)
+    if corpus is None:
         return None
-    fast = FastVariants(variants)
-    pairs: list[list[RougeResult]] = [[] for _ in variants]
-    empties = [0] * len(variants)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        for k, (result, empty) in enumerate(fast.segment(hyp, seg_refs)):
-            pairs[k].append(result)
-            empties[k] += empty
-    return [
-        VariantScores(corpus_from_pairs(pairs[k], empties[k], options), tuple(pairs[k]))
-        for k, options in enumerate(variants)
-    ]
+        corpus.add(hyp, seg_refs)
+    return corpus.results()
 
 
-__all__ = ["FastVariants", "covers", "fast_pair_counts", "fast_score_variants", "lcs_length"]
+__all__ = ["FastVariants", "covers", "fast_corpus_variants", "fast_pair_counts",
+           "fast_score_variants", "lcs_length"]
