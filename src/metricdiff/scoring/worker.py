@@ -37,6 +37,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import multiprocessing
+import logging
 import os
 import pickle
 import signal
@@ -181,6 +182,7 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
             continue
         adapters[key] = adapter
         conn.send(("ready",))
+        _quiet_root_logger()
         try:
             results = score_chunk(adapter, metric, options, cases)
         except BaseException as error:  # SystemExit from a library included
@@ -190,6 +192,17 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
             conn.send(("done", results))
         except (pickle.PicklingError, TypeError, AttributeError):
             conn.send(("done", [_sendable(result) for result in results]))
+
+
+def _quiet_root_logger() -> None:
+    """The root logger as a fresh process has it: peers configure logging when
+    imported (compare-mt's ``logging.basicConfig(level=INFO)``, in the forkserver's
+    preload or in this worker), after which every library's INFO chatter (absl's
+    "Using default tokenizer" from rouge-score) would reach the user's terminal
+    from every worker.  Warnings still pass."""
+    root = logging.getLogger()
+    root.handlers.clear()
+    root.setLevel(logging.WARNING)
 
 
 def _sendable(result: CaseResult) -> CaseResult:
