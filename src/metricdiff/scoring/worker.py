@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
-import multiprocessing
 import logging
+import multiprocessing
 import os
 import pickle
 import signal
