@@ -40,7 +40,9 @@ class AuditConfig:
     - ``progress``: called with a line at each step (which metric, how many
       findings); ``progress_stream``: where a live progress line is drawn;
     - ``strict``: hold every implementation to float noise alone, so that
-      differences within what its tolerance says it can state are findings too.
+      differences within what its tolerance says it can state are findings too;
+    - ``all_cases``: run every participant on every generated case, the costly
+      ones too (an adapter's ``audit_generated_cases``; ``--all-cases``).
     """
 
     impls: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
@@ -53,3 +55,4 @@ class AuditConfig:
     progress: Callable[[str], None] = _quiet
     progress_stream: TextIO | None = None
     strict: bool = False
+    all_cases: bool = False

@@ -109,7 +109,7 @@ def audit_metric(
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
     return MetricAudit(
-        metric, people, skipped, list(cases), scores,
+        metric, people, [*skipped, *scores.capped], list(cases), scores,
         [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
     )
 

@@ -10,9 +10,11 @@ import attrs
 
 from metricdiff.audit.config import AuditConfig
 from metricdiff.audit.journal import Key, ProgressLine, case_digest, job_key
-from metricdiff.cases.case import Case
+from metricdiff.cases.case import Case, Sample
+from metricdiff.errors import MetricdiffError
 from metricdiff.findings.witness import REFERENCE, Participant
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.implementations import resolve
+from metricdiff.scoring.execution import CRASH, CaseResult, Job, Raised, run_jobs
 
 
 @attrs.frozen
@@ -21,6 +23,8 @@ class Scores:
 
     own: dict[str, list[CaseResult]]  # participant name -> per case
     reference: dict[str, list[CaseResult]]  # participant name -> reference as it
+    #: Which costly participants took only some of the generated cases.
+    capped: tuple[str, ...] = ()
 
 
 def score_everything(
@@ -33,14 +37,65 @@ def score_everything(
     case scored is recorded in it as soon as it has its outcome; with a
     ``progress_stream``, a progress line is drawn there."""
     samples = tuple(case.sample for case in cases)  # one copy, shared by every job
-    jobs = [p.job(samples) for p in people]
+    runs = {p.name: _capped(p, cases, config) for p in people}
+    jobs = [p.job(_samples(samples, runs[p.name])) for p in people]
     jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
     outcomes = _run_journalled(metric, jobs, config)
-    own = {p.name: outcomes[i] for i, p in enumerate(people)}
+    own = {p.name: _expanded(outcomes[i], runs[p.name], len(cases))
+           for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
     reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
-    return Scores(own, reference)
+    capped = tuple(cap.not_run.raised.message for cap in runs.values()
+                   if cap is not None and cap.not_run.raised is not None)
+    return Scores(own, reference, capped)
+
+
+@attrs.frozen
+class _Cap:
+    """The cases a costly participant runs (``Adapter.audit_generated_cases``),
+    and what the others say in its place."""
+
+    indices: tuple[int, ...]
+    not_run: CaseResult
+
+
+def _capped(person: Participant, cases: Sequence[Case], config: AuditConfig) -> _Cap | None:
+    """Every fixture and user case and the first generated ones, for a participant
+    whose adapter caps the generated cases it takes (None: every case).  The rest
+    are not applicable to it (``UnsupportedOption``), as a case it refuses is:
+    no finding, no agreement either."""
+    if config.all_cases or person.impl == REFERENCE:
+        return None
+    try:
+        adapter = resolve(person.impl, person.metric)
+    except MetricdiffError:  # a user's own: never capped
+        return None
+    cap = adapter.audit_generated_cases
+    generated = [i for i, case in enumerate(cases) if case.origin == "generated"]
+    if cap is None or len(generated) <= cap:
+        return None
+    left_out = set(generated[cap:])
+    why = (f"{person.name} takes the first {cap} of {len(generated)} generated cases "
+           f"({adapter.audit_cost}); --all-cases runs it on every one")
+    config.progress(f"{person.metric}: {why}")
+    error = f"UnsupportedOption: not run: {why}"
+    return _Cap(tuple(i for i in range(len(cases)) if i not in left_out),
+                CaseResult(CRASH, error=error, raised=Raised("UnsupportedOption", why, True)))
+
+
+def _samples(samples: tuple[Sample, ...], cap: _Cap | None) -> tuple[Sample, ...]:
+    return samples if cap is None else tuple(samples[i] for i in cap.indices)
+
+
+def _expanded(outcomes: list[CaseResult], cap: _Cap | None, count: int) -> list[CaseResult]:
+    """A capped participant's outcomes put back in the places of every case."""
+    if cap is None:
+        return outcomes
+    every = [cap.not_run] * count
+    for index, outcome in zip(cap.indices, outcomes, strict=True):
+        every[index] = outcome
+    return every
 
 
 def _run_journalled(

@@ -147,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
             impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
             minimise=not args.no_minimise, executor=executor, journal=journal,
             progress=progress, progress_stream=sys.stderr if show else None,
-            strict=args.strict,
+            strict=args.strict, all_cases=args.all_cases,
         )
         for metric, (people, skipped) in chosen.items():
             audit = audit_metric(metric, plan[metric], config, chosen=(people, skipped))
@@ -323,5 +323,8 @@ def register(commands: Commands) -> None:
                        help="hold every implementation to float noise alone: differences "
                        "within what it can state (its printed precision, float noise; the "
                        "'tolerance of' lines) become findings too")
+    audit.add_argument("--all-cases", action="store_true",
+                       help="run the costly peers (pyrouge, jury) on every generated case "
+                       "too; by default each takes the first few hundred, and says so")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

@@ -138,6 +138,12 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: How many cases ``metricdiff.scoring.execution`` hands to one ``score_cases`` call;
     #: an adapter with a high fixed cost per call (a process) wants more.
     batch_size: ClassVar[int] = 200
+    #: At most this many generated cases in an audit (None: every one), for a peer
+    #: whose every call costs processes or files (pyrouge runs the Perl script
+    #: through folders of files per case): it still takes every fixture and every
+    #: line of the user's own files.  ``audit_cost`` says why, for the audit's output.
+    audit_generated_cases: ClassVar[int | None] = None
+    audit_cost: ClassVar[str] = ""
 
     def configured(self: AdapterT, settings: Mapping[str, str]) -> AdapterT:
         """This adapter running under ``settings`` (``options`` refuses what it

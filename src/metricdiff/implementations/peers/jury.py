@@ -73,6 +73,9 @@ class JuryRougeAdapter(IsolatedPeerAdapter):
     """jury 2.3.1's ``rouge`` (rouge-score underneath), F only."""
 
     name = NAME
+    audit_generated_cases = 300
+    audit_cost = ("about 0.1 s a case: each call of jury writes Arrow files (Hugging Face "
+                  "datasets) and bootstraps")
     distribution = "jury"
     modules = ("numpy", "rouge_score")
     metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
@@ -112,6 +115,9 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """jury 2.3.1's ``sacrebleu`` (its ``bleu`` needs the network)."""
 
     name = NAME
+    audit_generated_cases = 300
+    audit_cost = ("about 0.1 s a case: each call of jury writes Arrow files (Hugging Face "
+                  "datasets) and bootstraps")
     distribution = "jury"
     family = "bleu"
     metrics = ("bleu",)
