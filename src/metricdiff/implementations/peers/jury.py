@@ -66,7 +66,9 @@ def _offline_first() -> None:
 def _metric(which: str) -> Any:
     """``jury.load_metric(which)``, offline, inside ``_isolated.active``."""
     _offline_first()
-    return _isolated.load(NAME).module.load_metric(which)
+    # In memory: the default writes Arrow files under one HF_HOME that concurrent
+    # workers share (same experiment id), and reading another's gave wrong scores.
+    return _isolated.load(NAME).module.load_metric(which, keep_in_memory=True)
 
 
 class JuryRougeAdapter(IsolatedPeerAdapter):
@@ -74,8 +76,8 @@ class JuryRougeAdapter(IsolatedPeerAdapter):
 
     name = NAME
     audit_generated_cases = 300
-    audit_cost = ("about 0.1 s a case: each call of jury writes Arrow files (Hugging Face "
-                  "datasets) and bootstraps")
+    audit_cost = ("about 0.1 s a case: each call of jury goes through Hugging Face "
+                  "datasets and, for ROUGE, 1000 bootstrap resamples")
     distribution = "jury"
     modules = ("numpy", "rouge_score")
     metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
@@ -116,8 +118,8 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
 
     name = NAME
     audit_generated_cases = 300
-    audit_cost = ("about 0.1 s a case: each call of jury writes Arrow files (Hugging Face "
-                  "datasets) and bootstraps")
+    audit_cost = ("about 0.1 s a case: each call of jury goes through Hugging Face "
+                  "datasets and, for ROUGE, 1000 bootstrap resamples")
     distribution = "jury"
     family = "bleu"
     metrics = ("bleu",)
