@@ -111,6 +111,17 @@ def single_changes(options: Options) -> list[tuple[str, str]]:
 def changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
     """``options`` with ``changes`` applied, or None where the combination is not a
     configuration (a value the axis refuses, axes that contradict each other)."""
+    try:
+        return _changed(options, tuple(changes))
+    except TypeError:  # options with an unhashable value: built afresh
+        return _changed.__wrapped__(options, tuple(changes))
+
+
+# Remembered: every search from the same profile tries the same changes (up to
+# MAX_SEARCHES of them per implementation in the conformance check), and options
+# are frozen, so the result is a function of the arguments.
+@functools.lru_cache(maxsize=1 << 16)
+def _changed(options: Options, changes: tuple[tuple[str, str], ...]) -> Options | None:
     from metricdiff.profiles import with_overrides
 
     try:

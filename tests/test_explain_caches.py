@@ -1,0 +1,71 @@
+"""The memos behind the explainer's speed give what the functions they remember
+give when computed afresh.
+
+Each expected value is computed independently of the memo: the profile text by
+formatting every field of the options with its axis (``AXES[name].format``),
+the changed options by ``attrs.evolve`` with the parsed values, the counting
+options by setting the after-count axes to ``RougeOptions()``'s values.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from metricdiff.comparison.stages import Difference, first_difference
+from metricdiff.findings.explain import changed, single_changes
+from metricdiff.implementations.base import Tolerance
+from metricdiff.implementations.reference.rouge import _AFTER_COUNTS, counting_options
+from metricdiff.profiles import AXES, BleuOptions, RougeOptions, profile_of
+from metricdiff.statistics import RougeResult
+
+
+def _fresh_profile(options: attrs.AttrsInstance) -> dict[str, str]:
+    return {field.name: AXES[field.name].format(getattr(options, field.name))
+            for field in attrs.fields(type(options))}
+
+
+def test_profile_of_is_a_fresh_dict_each_time() -> None:
+    options = BleuOptions()
+    first = profile_of(options)
+    first["tokenize"] = "changed by a caller"
+    # A caller's change must not reach the next caller.
+    assert profile_of(options) == _fresh_profile(options)
+
+
+def test_profile_of_equals_the_fields_written_out() -> None:
+    stemmed_l = RougeOptions(variant="l", stemmer="porter-original")
+    for options in (BleuOptions(), RougeOptions(), stemmed_l):
+        assert profile_of(options) == _fresh_profile(options)
+
+
+def test_changed_equals_evolve_with_the_parsed_values() -> None:
+    base = RougeOptions()
+    for axis, value in single_changes(base):
+        expected_value = AXES[axis].parse(value)
+        try:
+            expected = attrs.evolve(base, **{axis: expected_value})
+        except (TypeError, ValueError):
+            expected = None
+        # Twice: once computed, once remembered.
+        assert changed(base, [(axis, value)]) == expected
+        assert changed(base, [(axis, value)]) == expected
+
+
+def test_counting_options_sets_the_after_count_axes_to_the_papers() -> None:
+    options = RougeOptions(multi_ref="mean", corpus_average="micro", stemmer="porter-original")
+    paper = RougeOptions()
+    expected = attrs.evolve(options, **{axis: getattr(paper, axis) for axis in _AFTER_COUNTS})
+    assert counting_options(options) == expected
+    assert counting_options(options) == expected
+
+
+def test_first_difference_in_stage_order_whether_or_not_the_fields_match() -> None:
+    # ROUGE stages: ref_total, hyp_total, matches, recall, precision, fmeasure;
+    # the counts (4 vs 5 reference tokens) differ before the scores.
+    a = RougeResult(0.5, 0.5, 0.5, 2, 4, 4)
+    b = RougeResult(0.4, 0.5, 0.44, 2, 4, 5)
+    found = first_difference(a, b, Tolerance())
+    assert found == Difference("ref_total", 4.0, 5.0)
+    # Recall unreported on one side: not compared; the counts still come first.
+    c = attrs.evolve(b, unknown=frozenset({"recall"}))
+    assert first_difference(a, c, Tolerance()) == Difference("ref_total", 4.0, 5.0)
