@@ -20,7 +20,7 @@ import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import Difference, first_difference
-from metricdiff.implementations import get_adapter
+from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
@@ -142,7 +142,14 @@ def reference_score(
     the same case again and again (every pair of implementations that disagree
     on it, every cause tried before), and the reference is a pure function of
     its arguments."""
-    return score(get_adapter("reference", metric), metric, hyps, refs, options).result
+    return score(_reference(metric), metric, hyps, refs, options).result
+
+
+# The reference's adapter has no state, and looking it up checks the spec's
+# axes against the metric's paper profile: once per metric, not per score.
+@functools.cache
+def _reference(metric: str) -> AnyAdapter:
+    return get_adapter("reference", metric)
 
 
 class Reproducer:
