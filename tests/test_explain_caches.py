@@ -4,16 +4,19 @@ give when computed afresh.
 Each expected value is computed independently of the memo: the profile text by
 formatting every field of the options with its axis (``AXES[name].format``),
 the changed options by ``attrs.evolve`` with the parsed values, the counting
-options by setting the after-count axes to ``RougeOptions()``'s values.
+options by setting the after-count axes to ``RougeOptions()``'s values, the
+bootstrap means by numpy's own legacy draws (what rouge-score resamples).
 """
 
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from metricdiff.comparison.stages import Difference, first_difference
 from metricdiff.findings.explain import changed, single_changes
 from metricdiff.implementations.base import Tolerance
+from metricdiff.implementations.reference.resample import _drawn_means, bootstrap_means
 from metricdiff.implementations.reference.rouge import _AFTER_COUNTS, counting_options
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions, profile_of
 from metricdiff.statistics import RougeResult
@@ -69,3 +72,19 @@ def test_first_difference_in_stage_order_whether_or_not_the_fields_match() -> No
     # Recall unreported on one side: not compared; the counts still come first.
     c = attrs.evolve(b, unknown=frozenset({"recall"}))
     assert first_difference(a, c, Tolerance()) == Difference("ref_total", 4.0, 5.0)
+
+
+def test_remembered_bootstrap_means_are_numpys_draws_and_fresh_lists() -> None:
+    numpy = pytest.importorskip("numpy")
+    rows = [[0.5, 0.25, 0.3], [1.0, 0.0, 0.0], [0.2, 0.4, 0.1]]
+    # rouge-score's BootstrapAggregator: numpy.random.seed(seed), then
+    # choice(N, size=N) per resample from the global generator; column means.
+    numpy.random.seed(7)
+    expected = [
+        numpy.asarray(rows)[numpy.random.choice(3, size=3)].mean(axis=0) for _ in range(20)
+    ]
+    first = bootstrap_means(rows, 20, 7)
+    first[0][0] = -1.0  # a caller's change must not reach the next caller
+    again = bootstrap_means(rows, 20, 7)
+    assert again == [pytest.approx(list(row), abs=1e-15) for row in expected]
+    assert again == _drawn_means(rows, 20, 7)  # remembered == drawn afresh, exactly

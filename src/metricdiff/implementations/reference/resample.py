@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 
 _MT_WORDS = 624
 _MT_MULTIPLIER = 1812433253
@@ -70,6 +71,22 @@ def bootstrap_means(
 
     One row is every resample's only draw, and ``resample_indices`` draws no
     random numbers for it: the resamples are that row, without drawing them."""
+    frozen = tuple(tuple(row) for row in rows)
+    return [list(means) for means in _remembered_means(frozen, samples, seed)]
+
+
+# Remembered: the audit's explainer scores a case under many profiles whose
+# per-segment results are the same rows, and the draws depend only on the rows'
+# number and the seed.  Few: each holds ``samples`` rows of means (a thousand by
+# default), and the explainer works through one case at a time.
+@lru_cache(maxsize=64)
+def _remembered_means(
+    rows: tuple[tuple[float, ...], ...], samples: int, seed: int
+) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(means) for means in _drawn_means(rows, samples, seed))
+
+
+def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> list[list[float]]:
     if len(rows) == 1:
         return [list(rows[0]) for _ in range(samples)]
     generator = numpy_legacy_generator(seed)
