@@ -11,13 +11,13 @@ STAMP = $(VENV)/.installed-stamp
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
-# Every extra but torch (a 2 GB download): ja and ko so that the MeCab tokenizers'
+# Every extra but torch (a 2 GB download; `compiled` needs g++): ja and ko so that the MeCab tokenizers'
 # tests run in CI (.ci/run is `make test`) instead of skipping.
 $(STAMP): pyproject.toml
 	scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[peers,html,ray,ja,ko,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[peers,compiled,vizseq,html,ray,ja,ko,dev]'
 	$(BIN)/metricdiff install-peers
 	touch $(STAMP)
 
@@ -42,5 +42,6 @@ lint: $(STAMP)
 test: lint
 	$(BIN)/pytest
 
+# Every benchmarks/bench_*.py at its quick size, then a summary of their ratios.
 bench: $(STAMP)
-	$(BIN)/python benchmarks/bench_bleu.py
+	$(BIN)/python benchmarks/run_all.py

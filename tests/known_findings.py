@@ -35,9 +35,6 @@ FINDING_INPUTS: dict[tuple[str, str], FindingInput] = {
     ("sacrebleu", "empty corpus"): FindingInput(
         [], [], {"tokenize": "none"}, raises="IndexError"
     ),
-    ("sacrebleu", "intl tokenizer on an HTML entity"): FindingInput(
-        ["AT&amp;T wins the case"], [["AT&T wins the case"]], {"tokenize": "intl"}
-    ),
     ("sacrebleu", "zh tokenizer on an em dash"): FindingInput(
         ["a—b 我们"], [["a — b 我们"]], {"tokenize": "zh"}
     ),
@@ -108,11 +105,6 @@ KNOWN_FINDINGS: dict[tuple[str, str], str] = {
     ("sacrebleu", "empty corpus"): (
         "empty_policy: BLEU.corpus_score checks `hyps[0]` and raises IndexError on an empty "
         "corpus; the reference returns 0 (no statistics)."
-    ),
-    ("sacrebleu", "intl tokenizer on an HTML entity"): (
-        "tokenize=intl: sacrebleu's intl tokenizer skips mteval-v14's language-independent "
-        "step, so '&amp;' stays encoded and is split into '& amp ;' (metricdiff's intl, "
-        "following mteval-v14, decodes it to '&'); see sacrebleu issue #138."
     ),
     ("sacrebleu", "zh tokenizer on an em dash"): (
         "tokenize=zh: sacrebleu's zh tokenizer reads the WMT script's '\\u20000' escapes "
@@ -216,9 +208,6 @@ FIXTURE_FINDINGS: dict[tuple[str, str, str], str] = {
         "tokenize: sacrebleu's zh is zh-sacrebleu (U+2001..U+2A6D count as Chinese, so "
         "curly quotes are split off)"
     ),
-    ("sacrebleu", "conv_tok_entities", "tokenize=intl"): (
-        "tokenize: sacrebleu's intl skips mteval-v14's entity decoding ('&amp;' stays)"
-    ),
     ("sacrebleu", "conv_tok_zh_sacrebleu_dash", "tokenize=zh"): (
         "tokenize: sacrebleu's zh is zh-sacrebleu ('—' is split off as if Chinese)"
     ),
@@ -232,10 +221,6 @@ FIXTURE_FINDINGS: dict[tuple[str, str, str], str] = {
     ("nltk", "conv_empty_order_corpus_denominator_one", "empty_order=effective-order"): (
         "empty_order: auto_reweigh looks at the pooled hypothesis length only, and the "
         "per-segment max(1, count) totals stay"
-    ),
-    ("nltk", "conv_empty_both", "empty_policy=zero"): (
-        "BP: brevity_penalty returns 0 for c = 0 even when r = 0 (the reference: BP = 1); "
-        "the score is 0 either way"
     ),
     ("nltk", "must_smooth_cc4", ""): "smoothing=cc4: 1/(2^k K/ln c) instead of (ln c/K)^k",
     ("nltk", "must_smooth_cc4_value", ""): "smoothing=cc4: 1/(2^k K/ln c) instead of (ln c/K)^k",
@@ -256,23 +241,10 @@ FIXTURE_FINDINGS: dict[tuple[str, str, str], str] = {
         "smoothing=cc6: method6 asserts a non-zero trigram precision (AssertionError)"
     ),
     ("nltk", "must_smooth_cc7", ""): "smoothing=cc7: inherits method4's and method5's departures",
-    ("pycocoevalcap", "conv_empty_both", "empty_policy=zero"): (
-        "smoothing=epsilon: the empty pair has precisions 1e-15/1e-9 and BP = 0 "
-        "(ratio 1e-15/1e-9 < 1); the score is 0 as in the reference"
-    ),
     ("rouge-metric-py", "must_rl_ignores_sentences", ""): (
         "variant: its 'rouge-l' is summary-level union LCS over the sentences (lsum)"
     ),
     ("rouge-metric-py", "must_rl_union_pair_sentence_level", ""): (
         "variant: its 'rouge-l' is summary-level union LCS over the sentences (lsum)"
-    ),
-    ("rouge-pltrdy", "must_rl_partial", ""): (
-        "variant: its ROUGE-L works on the sets of words of '.'-split sentences"
-    ),
-    ("rouge-pltrdy", "must_rl_repeated_words", ""): (
-        "counts: its ROUGE-L counts distinct words (a set), so repeats vanish"
-    ),
-    ("rouge-pltrdy", "conv_rtok_punctuation", "tokenize=none"): (
-        "tokenize: '.' separates tokens and vanishes ('3.5' -> '3 5')"
     ),
 }

@@ -607,6 +607,10 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
                            f"{tmp_path / 'rouge-pltrdy'} rouge==1.0.1")
     assert out[1].startswith(f"py-rouge: would install py-rouge==1.1 into {tmp_path / 'py-rouge'}")
     assert f"--target {tmp_path / 'py-rouge'} py-rouge==1.1" in out[1]
+    # sacrerouge 0.2.5 with what importing it needs (its METADATA pins overrides==3.1.0)
+    assert (f"--target {tmp_path / 'sacrerouge'} sacrerouge==0.2.5 overrides==3.1.0 "
+            "googledrivedownloader==0.4 jsons==1.6.3 typish==1.9.3") in "\n".join(out)
+    assert f"--target {tmp_path / 'jury'} jury==2.3.1 evaluate==0.4.6" in "\n".join(out)
     # nmtpytorch 4.0.0 for the copy of multi-bleu.perl it ships (peers/multi_bleu.py).
     assert f"--target {tmp_path / 'multi-bleu'} nmtpytorch==4.0.0" in "\n".join(out)
     assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
@@ -742,7 +746,7 @@ def pyrouge_direct(peer, metric, options, hyps, refs, per_segment):
         ["rouge-w" if options.variant == "w" else "rouge-l"],
         max_n=options.n if options.variant == "n" else None,
         limit_length=unit != "none", length_limit=int(limit) if limit else 665,
-        length_limit_type=unit if unit != "none" else "bytes",
+        length_limit_type="words" if unit == "words" else "bytes",  # line-chars: "bytes"
         apply_avg=options.multi_ref == "pooled", apply_best=options.multi_ref == "best-recall",
         stemming=options.stemmer != "none", alpha=float(options.f_measure.removeprefix("alpha=")),
         weight_factor=options.weight,
@@ -763,7 +767,7 @@ PY_ROUGE_METRICS = ["rouge-1", "rouge-2", "rouge-3", "rouge-l", "rouge-lsum", "r
     {}, {"stemmer": "none"}, {"multi_ref": "best-recall"},
     {"truncate": "none", "weight": "1.2", "f_measure": "alpha=0.3"},
     {"truncate": "words:4", "multi_ref": "best-recall", "weight": "1.2"},
-    {"truncate": "bytes:12"},
+    {"truncate": "line-chars:12"},
 ])
 def test_py_rouge_matches_get_scores(pyrouge, corpus, metric, overrides):
     adapter = get_adapter("py-rouge", metric)
@@ -822,7 +826,9 @@ def test_py_rouge_declared_profile(pyrouge):
     declared = get_adapter("py-rouge", "rouge-1").default_options("rouge-w")
     init = inspect.signature(pyrouge.module.Rouge.__init__).parameters
     limit = init["length_limit"].default
-    assert declared.truncate == f"{init['length_limit_type'].default}:{limit}"
+    # its 'bytes' are characters of the stripped lines (len(sentence)): line-chars
+    assert init["length_limit_type"].default == "bytes"
+    assert declared.truncate == f"line-chars:{limit}"
     assert init["limit_length"].default is True and declared.truncate_side == "both"
     assert init["apply_avg"].default is True and declared.multi_ref == "pooled"
     assert init["weight_factor"].default == declared.weight == 1.0

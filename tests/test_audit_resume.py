@@ -274,3 +274,23 @@ def test_progress_line_on_a_terminal_redraws_in_place() -> None:
     assert text.count("\r") == 7 and text.endswith("\n") and text.count("\n") == 1
     assert "rouge-1: scoring 10/10 (case, implementation) runs" in text
     assert "(4 from the journal)" in text
+
+
+def test_a_repeated_line_is_journalled_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Lines 1 and 3 are the same pair, so they are one job-case: the journal
+    # has one line per key, whichever of the two was scored first.
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat\na dog ran\nthe cat sat\n", encoding="utf-8")
+    ref.write_text("the cat is here\na dog ran\nthe cat is here\n", encoding="utf-8")
+    out = tmp_path / "out"
+    argv = ["--hyp", str(hyp), "--ref", str(ref), "--metric", "bleu", "--impl", "reference",
+            "--impl", "sacrebleu", "--no-minimise", "--out", str(out)]
+    assert audit(capsys, *argv)[0] == 0
+    rows = journal_rows(out / JOURNAL_NAME)
+    keys = [row_key(row) for row in rows]
+    assert len(set(keys)) == len(keys)
+    # Per job: 2 distinct lines and the corpus (3 lines and a corpus, 4 cases).
+    jobs = {key[:4] for key in keys}
+    assert len(keys) == 3 * len(jobs)

@@ -271,7 +271,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     def interrupted(*_args: object, **_kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(metricdiff.cli.score, "read_input", interrupted)
+    monkeypatch.setattr(metricdiff.cli.score, "stream_input", interrupted)
     status, out, err = run(capsys, "score", *inputs(tmp_path))
     assert (status, out, err) == (EXIT_INTERRUPTED, "", "metricdiff: interrupted\n")
     # Without --out there is nothing to resume from: no hint.

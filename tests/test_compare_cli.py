@@ -68,8 +68,10 @@ def test_json_scores_match_the_libraries_and_every_gap_adds_up(capsys, files):
         total = math.fsum([*gap["contributions"].values(), gap["residual"]])
         assert total == pytest.approx(gap["delta"], abs=1e-9)
     between = metric["gaps"][2]
-    # Their declared profiles part on exactly these three axes (`metricdiff impls`).
-    assert set(between["contributions"]) == {"tokenize", "smoothing", "empty_order"}
+    # Their declared profiles part on exactly these four axes (`metricdiff impls`;
+    # empty_bp acts only on an empty hypothesis against empty references).
+    assert set(between["contributions"]) == {"tokenize", "smoothing", "empty_order",
+                                             "empty_bp"}
     assert between["sentence"].startswith(
         f"sacrebleu {scores['sacrebleu']:.2f} vs nltk {scores['nltk']:.2f} (−")
 

@@ -21,10 +21,12 @@ SACREBLEU = {
     "tokenize": "13a",  # TOKENIZER_DEFAULT = '13a'
     "lowercase": "none",  # lowercase=False
     "lowercase_stage": "before-tokenize",  # _preprocess_segment lowers the raw line
+    "entities": "decode",  # tokenizer_13a.py replaces &quot; &amp; &lt; &gt;
     "max_order": "4",  # max_ngram_order=4
     "weights": "uniform",  # compute_bleu: sum(log p_n) / max_ngram_order
     "ref_length": "closest",  # _get_closest_ref_len
     "closest_tie": "shorter",  # `diff == closest_diff and ref_len < closest_len`
+    "empty_bp": "one",  # (c = r = 0 returns before BP: score 0, bp 1.0)
     "smoothing": "exp",  # smooth_method='exp'
     "smooth_value": "default",  # smooth_value=None: SMOOTH_DEFAULTS per method
     "smooth_orders": "n>1",  # add-k leaves unigrams alone (`if i > 0`)
@@ -40,10 +42,12 @@ NLTK = {
     "tokenize": "none",  # the documentation splits with str.split()
     "lowercase": "none",  # no case folding anywhere
     "lowercase_stage": "before-tokenize",  # (no folding: the paper's value)
+    "entities": "decode",  # (whitespace split: no markup decoded, nothing to decode)
     "max_order": "4",  # weights=(0.25, 0.25, 0.25, 0.25)
     "weights": "uniform",  # the same four equal weights
     "ref_length": "closest",  # closest_ref_length
     "closest_tie": "shorter",  # min over (abs(ref_len - hyp_len), ref_len)
+    "empty_bp": "zero",  # brevity_penalty: `elif c == 0: return 0`, before r
     "smoothing": "float-min",  # SmoothingFunction().method0: sys.float_info.min
     "smooth_value": "default",  # SmoothingFunction(epsilon=0.1, alpha=5, k=5)
     "smooth_orders": "n>1",  # method2 leaves unigrams alone
@@ -59,10 +63,12 @@ PYCOCOEVALCAP = {
     "tokenize": "none",  # precook: s.split()
     "lowercase": "none",  # (PTBTokenizer, which lowercases, is not part of Bleu)
     "lowercase_stage": "before-tokenize",  # (no folding: the paper's value)
+    "entities": "decode",  # (whitespace split: nothing to decode)
     "max_order": "4",  # Bleu(n=4)
     "weights": "uniform",  # the geometric mean of orders 1..n
     "ref_length": "closest",  # compute_score(option='closest')
     "closest_tie": "shorter",  # min((abs(l - testlen), l) for l in reflen)
+    "empty_bp": "one",  # (epsilon: c + 1e-15 < r + 1e-9, so c = r = 0 never occurs)
     "smoothing": "epsilon",  # (correct + tiny) / (guess + small) on every order
     "smooth_value": "default",  # tiny = 1e-15, small = 1e-9, fixed
     "smooth_orders": "n>1",  # (no method reads it: the paper's value)

@@ -34,6 +34,8 @@ def test_brevity_penalty_by_hand():
     assert brevity_penalty(6, 6) == 1.0  # c = r: e^0
     assert brevity_penalty(0, 6) == 0.0  # c = 0: the limit of e^(1-r/c)
     assert brevity_penalty(0, 0) == 1.0  # nothing to fall short of
+    assert brevity_penalty(0, 0, "zero") == 0.0  # empty_bp=zero: every empty hypothesis
+    assert brevity_penalty(0, 6, "zero") == 0.0  # c = 0 < r: the limit, either way
 
 
 @pytest.mark.parametrize(
@@ -115,11 +117,12 @@ def test_float_min_smoothing_by_hand():
 
 
 def test_epsilon_smoothing_by_hand():
-    # pycocoevalcap: (m + 1e-15) / (t + 1e-9) on every order.
+    # pycocoevalcap: (m + 1e-15) / (t + 1e-9) on every order, and BP from
+    # ratio = (c + 1e-15) / (r + 1e-9) with c = 5, r = 6: exp(1 - 1 / ratio).
     product = 1.0
     for m, t in ((3, 5), (2, 4), (1, 3), (0, 2)):
         product *= (m + 1e-15) / (t + 1e-9)
-    expected = math.exp(-0.2) * product**0.25
+    expected = math.exp(1 - (6 + 1e-9) / (5 + 1e-15)) * product**0.25
     assert score(smoothing="epsilon") == pytest.approx(100 * expected, rel=1e-12)
 
 

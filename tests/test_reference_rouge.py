@@ -411,6 +411,26 @@ def test_bootstrap_is_seeded_and_matches_rouge_score():
     assert mean.recall == pytest.approx(macro.recall, abs=0.05)
 
 
+def test_perl_rand_is_perls():
+    from metricdiff.implementations.reference.resample import perl_rand
+
+    # perl 5.36: perl -e 'srand(0); print rand()' prints 0.17082803610629, and
+    # perl -e 'srand(1); print rand()' 0.0416303447718782 (15 significant digits).
+    assert next(perl_rand(0)) == pytest.approx(0.17082803610629, abs=1e-14)
+    assert next(perl_rand(1)) == pytest.approx(0.0416303447718782, abs=1e-16)
+
+
+def test_bootstrap_rouge155_is_the_scripts_average():
+    # ROUGE-1.5.5.pl -r 1000 on two units with ROUGE-1 recall 0.5 ("a b" vs "a c")
+    # and 1 ("a" vs "a") prints Average_R: 0.75000 (run through pyrouge 0.1.3);
+    # the numpy-style bootstrap-mean of the same pairs is 0.75475.
+    options = opts(corpus_average="bootstrap-rouge155", rounding="perl-5dp")
+    result = corpus_rouge(["a b", "a"], [["a c"], ["a"]], options)
+    assert result.recall == 0.75
+    assert corpus_rouge(["a b", "a"], [["a c"], ["a"]],
+                        attrs.evolve(options, corpus_average="bootstrap-mean")).recall != 0.75
+
+
 # --------------------------------------------------------------------------
 # LCS algorithms
 

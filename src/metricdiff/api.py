@@ -247,7 +247,7 @@ def implementations() -> list[Implementation]:
             # available when a family can run (sumeval's ROUGE, not its BLEU); the
             # reason still names what cannot
             name, adapters[0].version(), any(reason is None for reason in reasons),
-            "; ".join(reason for reason in reasons if reason),
+            "; ".join(dict.fromkeys(reason for reason in reasons if reason)),
             tuple(metric for a in adapters for metric in a.metrics),
             {a.family: profile_of(a.default_options(a.metrics[0])) for a in adapters},
         ))

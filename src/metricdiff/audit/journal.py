@@ -49,10 +49,14 @@ def case_digest(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> st
     return _digest([list(hyps), [list(seg) for seg in refs]])
 
 
+def job_key(job: Job) -> tuple[str, str, str, str]:
+    """The job's part of its cases' keys: metric, impl, label, hash of the profile."""
+    return job.metric, job.impl, job.label, _digest(profile_of(job.options))
+
+
 def job_case_key(job: Job, case: Sample) -> Key:
     """metric, impl, label, hash of the profile, hash of the case."""
-    return (job.metric, job.impl, job.label, _digest(profile_of(job.options)),
-            case_digest(*case))
+    return (*job_key(job), case_digest(*case))
 
 
 def result_from_json(data: dict[str, Any]) -> Result:
@@ -120,14 +124,17 @@ class Journal:
     def get(self, key: Key) -> CaseResult | None:
         return self.recorded.get(key)
 
-    def record(self, key: Key, outcome: CaseResult) -> None:
-        """Append the outcome, unless the key is already there."""
+    def record(self, key: Key, outcome: CaseResult, *, known: bool = True) -> None:
+        """Append the outcome, unless the key is already there.  ``known=False``:
+        the caller records each key once and the journal need not remember it
+        (the audit of a large corpus: ``recorded`` would hold every result)."""
         if key in self.recorded:
             return
         line = json.dumps(_row(key, outcome), ensure_ascii=False) + "\n"
         self._stream.write(line.encode("utf-8"))
         self._stream.flush()
-        self.recorded[key] = outcome
+        if known:
+            self.recorded[key] = outcome
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,8 +15,10 @@ import tomli_w
 from metricdiff.atomic import atomic_stream, write_atomic
 from metricdiff.audit.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
+from metricdiff.errors import MetricdiffError
 from metricdiff.findings.finding import Finding
 from metricdiff.findings.witness import REFERENCE, Participant, Witness
+from metricdiff.implementations import get_adapter
 from metricdiff.implementations.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
@@ -67,6 +69,15 @@ def _version(person: Participant) -> str:
     return ""
 
 
+def _package(person: Participant) -> str:
+    """The distribution the implementation comes from (its adapter's), or ``""``
+    for one that names none (the reference, a user's own)."""
+    try:
+        return get_adapter(person.impl, person.metric).distribution or ""
+    except MetricdiffError:
+        return ""
+
+
 def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
     """The contents of ``audit.json``."""
     return {
@@ -80,6 +91,7 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                         "impl": person.impl,
                         "label": person.label,
                         "version": _version(person),
+                        "package": _package(person),
                         "signature": person.signature,
                         "profile": profile_of(person.options),
                         "tolerance": {
@@ -103,16 +115,16 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
     }
 
 
-def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
-    """One row per participant and case, and per reference run as a participant."""
-    rows = []
+def result_rows(audit: MetricAudit) -> Iterator[dict[str, Any]]:
+    """One row per participant and case, and per reference run as a participant,
+    made as they are written (there are millions for a large corpus)."""
     for person in audit.participants:
         runs = [(person.name, audit.scores.own[person.name])]
         if person.name in audit.scores.reference:
             runs.append((f"{REFERENCE}-as-{person.name}", audit.scores.reference[person.name]))
         for label, outcomes in runs:
             for case, outcome in zip(audit.cases, outcomes, strict=True):
-                rows.append({
+                yield {
                     "metric": audit.metric,
                     "impl": label,
                     "signature": person.signature,
@@ -121,8 +133,7 @@ def result_rows(audit: MetricAudit) -> list[dict[str, Any]]:
                     "status": outcome.status,
                     "error": outcome.error,
                     "result": None if outcome.result is None else outcome.result.to_json(),
-                })
-    return rows
+                }
 
 
 def _slug(text: str) -> str:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import attrs
 
 from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.journal import ProgressLine, job_case_key
+from metricdiff.audit.journal import Key, ProgressLine, case_digest, job_key
 from metricdiff.cases.case import Case
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
@@ -32,7 +32,7 @@ def score_everything(
     With a ``journal``, a job-case it already has is not scored again, and every
     case scored is recorded in it as soon as it has its outcome; with a
     ``progress_stream``, a progress line is drawn there."""
-    samples = [case.sample for case in cases]
+    samples = tuple(case.sample for case in cases)  # one copy, shared by every job
     jobs = [p.job(samples) for p in people]
     jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
@@ -48,12 +48,12 @@ def _run_journalled(
 ) -> list[list[CaseResult]]:
     """``run_jobs`` on what the journal does not have yet, recording as it goes."""
     journal, progress_stream = config.journal, config.progress_stream
-    keys = [[job_case_key(job, case) for case in job.cases] for job in jobs] if journal else []
+    keys = _Keys(jobs) if journal is not None else None
     known: list[list[CaseResult | None]] = []
     for number, job in enumerate(jobs):
         row: list[CaseResult | None] = [None] * len(job.cases)
-        if journal is not None:
-            row = [journal.get(key) for key in keys[number]]
+        if journal is not None and keys is not None and journal.recorded:
+            row = [journal.get(keys.key(number, i)) for i in range(len(job.cases))]
         known.append(row)
     # The cases left to score, per job that has any: (job, indices in job.cases).
     todo = [(number, [i for i, r in enumerate(row) if r is None])
@@ -67,8 +67,8 @@ def _run_journalled(
 
     def on_result(sub: int, index: int, outcome: CaseResult) -> None:
         number, indices = todo[sub]
-        if journal is not None:
-            journal.record(keys[number][indices[index]], outcome)
+        if journal is not None and keys is not None and keys.first(number, indices[index]):
+            journal.record(keys.key(number, indices[index]), outcome, known=False)
         if meter is not None:
             meter.advance()
 
@@ -86,9 +86,13 @@ def _run_journalled(
             if meter is not None:
                 meter.interrupted()
             raise
+        # Equal outcomes (the reference as a participant mostly gives what the
+        # participant gives) are kept once: a large corpus has millions of them,
+        # and they are held until the reports are written.
+        shared: dict[CaseResult, CaseResult] = {}
         for (number, indices), scored in zip(todo, results, strict=True):
             for index, outcome in zip(indices, scored, strict=True):
-                known[number][index] = outcome
+                known[number][index] = shared.setdefault(outcome, outcome)
     if meter is not None:
         meter.finish()
     out: list[list[CaseResult]] = []
@@ -96,3 +100,30 @@ def _run_journalled(
         out.append([r for r in outcomes if r is not None])
         assert len(out[-1]) == len(outcomes)
     return out
+
+
+class _Keys:
+    """The journal's key of each job-case, made when needed from one digest per
+    case and one per job, rather than kept for every job-case: an audit of a
+    large corpus has millions of them.  A case whose texts an earlier case of
+    its job has too (a repeated line) has that case's key: ``first`` says
+    whether it is the first, so that each key is recorded once without the
+    journal remembering every key.  (The audit's jobs share one list of cases,
+    whose digests are made once.)"""
+
+    def __init__(self, jobs: Sequence[Job]) -> None:
+        self.options = [job_key(job) for job in jobs]
+        made: dict[int, tuple[list[str], list[bool]]] = {}
+        for job in jobs:
+            if id(job.cases) not in made:
+                digests = [case_digest(*case) for case in job.cases]
+                seen: dict[str, int] = {}
+                made[id(job.cases)] = (digests, [seen.setdefault(digest, i) == i
+                                                 for i, digest in enumerate(digests)])
+        self.cases = [made[id(job.cases)] for job in jobs]
+
+    def key(self, job: int, case: int) -> Key:
+        return (*self.options[job], self.cases[job][0][case])
+
+    def first(self, job: int, case: int) -> bool:
+        return self.cases[job][1][case]

@@ -10,8 +10,9 @@ the command line can print it as one line and exit with status 2.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 import attrs
 
@@ -26,39 +27,90 @@ STDIN = "-"
 BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 
 
-def read_segments(name: str) -> list[str]:
-    """The lines of ``name`` (``-`` is standard input) decoded as UTF-8.
+def iter_segments(name: str) -> Iterator[str]:
+    """The lines of ``name`` (``-`` is standard input) decoded as UTF-8, one at
+    a time: the file is never held whole, so memory does not grow with it.
 
     The line break (``\\n`` or ``\\r\\n``) is removed, and a byte order mark
     that starts the file, said once on stderr; nothing else is, so leading and
     trailing spaces reach the tokenizer as they are in the file.
     """
     try:
-        data = sys.stdin.buffer.read() if name == STDIN else Path(name).read_bytes()
+        stream = sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
     except OSError as error:
         raise InputError(f"{name}:0: cannot read: {error.strerror or error}") from None
-    if data.startswith(BYTE_ORDER_MARK):
-        data = data.removeprefix(BYTE_ORDER_MARK)
-        print(f"warning: {name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
-              "starts with: it is not part of the text", file=sys.stderr)
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    segments = []
-    for number, raw in enumerate(lines, start=1):
-        try:
-            segments.append(raw.removesuffix(b"\r").decode("utf-8"))
-        except UnicodeDecodeError as error:
-            raise InputError(
-                f"{name}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at column "
-                f"{error.start + 1})"
-            ) from None
-    return segments
+    try:
+        for number, raw in enumerate(_lines(stream, name), start=1):
+            if number == 1 and raw.startswith(BYTE_ORDER_MARK):
+                raw = raw.removeprefix(BYTE_ORDER_MARK)
+                print(f"warning: {name}:1: dropped the UTF-8 byte order mark (U+FEFF) the "
+                      "file starts with: it is not part of the text", file=sys.stderr)
+            try:
+                yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(
+                    f"{name}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at column "
+                    f"{error.start + 1})"
+                ) from None
+    finally:
+        if stream is not sys.stdin.buffer:
+            stream.close()
 
 
-def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
-    """The hypothesis file and its reference files, checked to line up, as one
-    case.  Its texts are the files' lines, escapes and all (``Case.escaped``;
+def _lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
+    try:
+        yield from stream
+    except OSError as error:
+        raise InputError(f"{name}:0: cannot read: {error.strerror or error}") from None
+
+
+def read_segments(name: str) -> list[str]:
+    """Every line of ``name`` (``iter_segments``), in a list."""
+    return list(iter_segments(name))
+
+
+#: One segment as read: the hypothesis and its references.
+Segment = tuple[str, tuple[str, ...]]
+
+
+@attrs.define
+class CorpusStream:
+    """A user's corpus read one segment at a time (``iter``), never held whole.
+
+    ``read`` counts the segments given out so far.  Input files that do not line
+    up are found only at the end: iterating stops at the shortest, and
+    ``problem`` then holds the error (``file:line: has N lines but ...``), for
+    the caller to raise once it has said what it made of the segments read.
+    ``escaped``: the texts are lines of text files (``Case.escaped``)."""
+
+    segments: Iterator[Segment]
+    escaped: bool
+    read: int = 0
+    problem: InputError | None = None
+
+    def __iter__(self) -> Iterator[Segment]:
+        for segment in self.segments:
+            self.read += 1
+            yield segment
+
+    def check(self) -> None:
+        """Raise ``problem``, if there is one (call after iterating)."""
+        if self.problem is not None:
+            raise self.problem
+
+    def case(self) -> Case:
+        """The whole corpus as one case (read, then checked to line up)."""
+        hyps, refs = [], []
+        for hyp, seg_refs in self:
+            hyps.append(hyp)
+            refs.append(seg_refs)
+        self.check()
+        return Case(hyps, refs, escaped=self.escaped)
+
+
+def stream_corpus(hyp_file: str, ref_files: Sequence[str]) -> CorpusStream:
+    """The hypothesis file and its reference files, read line by line in step.
+    Their texts are the files' lines, escapes and all (``Case.escaped``;
     ``Case.for_metric`` undoes them for ROUGE)."""
     if not ref_files:
         raise InputError(f"{hyp_file}:0: at least one --ref file is needed")
@@ -69,16 +121,46 @@ def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
             f"{STDIN}:0: standard input can be read only once, but {' and '.join(from_stdin)} "
             "each name it; save all but one of these inputs to files"
         )
-    hyps = read_segments(hyp_file)
-    streams = [read_segments(name) for name in ref_files]
-    for name, stream in zip(ref_files, streams, strict=True):
-        if len(stream) != len(hyps):
-            shorter = min(len(stream), len(hyps)) + 1
-            raise InputError(
-                f"{name}:{shorter}: has {len(stream)} lines but {hyp_file} has {len(hyps)}"
-            )
-    refs = tuple(zip(*streams, strict=True)) if hyps else ()
-    return Case(hyps, refs, escaped=True)
+    stream = CorpusStream(iter(()), escaped=True)
+    stream.segments = _in_step(stream, hyp_file, list(ref_files))
+    return stream
+
+
+def _in_step(stream: CorpusStream, hyp_file: str, ref_files: list[str]) -> Iterator[Segment]:
+    """The files' lines in step; when one ends before the others, the rest of
+    every file is counted (not kept) so that ``stream.problem`` can say how
+    long each is, as if all had been read first."""
+    hyps = iter_segments(hyp_file)
+    refs = [iter_segments(name) for name in ref_files]
+    lines = 0
+    for hyp in hyps:
+        segment = tuple(next(ref, None) for ref in refs)
+        if any(ref is None for ref in segment):
+            ended = [lines + (ref is not None) for ref in segment]
+            _count_rest(stream, hyp_file, lines + 1 + sum(1 for _ in hyps), ref_files,
+                        [done + sum(1 for _ in ref) for done, ref in zip(ended, refs,
+                                                                          strict=True)])
+            return
+        lines += 1
+        yield hyp, segment  # type: ignore[misc]  # no None left: checked above
+    _count_rest(stream, hyp_file, lines, ref_files,
+                [lines + sum(1 for _ in ref) for ref in refs])
+
+
+def _count_rest(stream: CorpusStream, hyp_file: str, hyp_lines: int, ref_files: list[str],
+                ref_lines: list[int]) -> None:
+    for name, count in zip(ref_files, ref_lines, strict=True):
+        if count != hyp_lines:
+            shorter = min(count, hyp_lines) + 1
+            stream.problem = InputError(
+                f"{name}:{shorter}: has {count} lines but {hyp_file} has {hyp_lines}")
+            return
+
+
+def read_corpus(hyp_file: str, ref_files: Sequence[str]) -> Case:
+    """The hypothesis file and its reference files, checked to line up, as one
+    case (``stream_corpus``, read whole)."""
+    return stream_corpus(hyp_file, ref_files).case()
 
 
 def line_cases(corpus: Case, source: str) -> list[Case]:

@@ -13,9 +13,10 @@ Every problem is an InputError whose message starts with ``file:line:``.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 
 from metricdiff.cases.case import Case
-from metricdiff.cases.files import read_segments
+from metricdiff.cases.files import CorpusStream, Segment, iter_segments
 from metricdiff.errors import InputError
 
 #: The keys read when ``--hyp-field`` and ``--ref-field`` are not given.
@@ -26,23 +27,33 @@ DEFAULT_REF_FIELD = "ref"
 def read_jsonl(
     name: str, hyp_field: str = DEFAULT_HYP_FIELD, ref_field: str = DEFAULT_REF_FIELD
 ) -> Case:
-    """The corpus of the JSONL file ``name`` (``-`` is standard input), as one case.
+    """The corpus of the JSONL file ``name`` (``-`` is standard input), as one
+    case (``stream_jsonl``, read whole)."""
+    return stream_jsonl(name, hyp_field, ref_field).case()
+
+
+def stream_jsonl(
+    name: str, hyp_field: str = DEFAULT_HYP_FIELD, ref_field: str = DEFAULT_REF_FIELD
+) -> CorpusStream:
+    """The corpus of the JSONL file ``name`` (``-`` is standard input), read one
+    record at a time.
 
     Empty lines at the end of the file are allowed; an empty line between
     records is an error, so that record *k* is always line *k* (the audit and
     score locks name segments by line).
     """
-    lines = read_segments(name)
-    while lines and not lines[-1].strip():
-        lines.pop()
-    hyps: list[str] = []
-    refs: list[tuple[str, ...]] = []
-    for number, line in enumerate(lines, start=1):
-        where = f"{name}:{number}"
-        record = _record(line, where)
-        hyps.append(_hypothesis(record, hyp_field, where))
-        refs.append(_references(record, ref_field, where))
-    return Case(hyps, refs, escaped=False)
+    return CorpusStream(_records(name, hyp_field, ref_field), escaped=False)
+
+
+def _records(name: str, hyp_field: str, ref_field: str) -> Iterator[Segment]:
+    blank = 0  # the first of the empty lines just read, if any
+    for number, line in enumerate(iter_segments(name), start=1):
+        if not line.strip():
+            blank = blank or number
+            continue
+        where = f"{name}:{blank or number}"
+        record = _record("" if blank else line, where)
+        yield _hypothesis(record, hyp_field, where), _references(record, ref_field, where)
 
 
 def _record(line: str, where: str) -> dict[str, object]:
@@ -120,4 +131,4 @@ def _kind(value: object) -> str:
     return "object"
 
 
-__all__ = ["DEFAULT_HYP_FIELD", "DEFAULT_REF_FIELD", "read_jsonl"]
+__all__ = ["DEFAULT_HYP_FIELD", "DEFAULT_REF_FIELD", "read_jsonl", "stream_jsonl"]

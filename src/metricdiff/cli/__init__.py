@@ -40,7 +40,10 @@ def _command_modules() -> list[str]:
     return sorted(names, key=lambda n: (FIRST.index(n) if n in FIRST else len(FIRST), n))
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The whole command line; given ``argv`` that names a command first, only
+    that command's module is imported (start-up time: the other commands import
+    the audit, reports, locks), and the parser has that command alone."""
     parser = Parser(
         prog="metricdiff",
         description="Find, explain and document the differences between BLEU and ROUGE "
@@ -48,13 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"metricdiff {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for name in _command_modules():
+    names = _command_modules()
+    if argv and argv[0] in names:
+        names = [argv[0]]
+    for name in names:
         importlib.import_module(f"{__name__}.{name}").register(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         status: int = args.run(args)
     except MetricdiffError as error:

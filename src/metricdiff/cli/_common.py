@@ -13,7 +13,7 @@ from typing import Any
 
 from metricdiff.cases import bundled
 from metricdiff.cases.case import Case
-from metricdiff.cases.files import read_corpus
+from metricdiff.cases.files import CorpusStream, stream_corpus
 from metricdiff.cases.fixtures import check_fixture_folder
 from metricdiff.errors import (
     ConventionError,
@@ -163,14 +163,20 @@ def input_given(args: argparse.Namespace) -> bool:
 def read_input(args: argparse.Namespace) -> Case:
     """The corpus the input options name, read and checked; a one-line error
     naming the file and line if it cannot be, or if none is named."""
+    return stream_input(args).case()
+
+
+def stream_input(args: argparse.Namespace) -> CorpusStream:
+    """The corpus the input options name, to be read one segment at a time
+    (``CorpusStream``: files that do not line up are found at the end)."""
     if not input_given(args):
         raise InputError("no input: give --hyp FILE --ref FILE, or --jsonl FILE")
     if args.jsonl is not None:
-        from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD, read_jsonl
+        from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD, stream_jsonl
 
-        return read_jsonl(args.jsonl, args.hyp_field or DEFAULT_HYP_FIELD,
-                          args.ref_field or DEFAULT_REF_FIELD)
-    return read_corpus(args.hyp, args.ref)
+        return stream_jsonl(args.jsonl, args.hyp_field or DEFAULT_HYP_FIELD,
+                            args.ref_field or DEFAULT_REF_FIELD)
+    return stream_corpus(args.hyp, args.ref)
 
 
 def input_name(args: argparse.Namespace) -> str:
@@ -243,5 +249,6 @@ __all__ = [
     "plural",
     "read_input",
     "seconds",
+    "stream_input",
     "whole_number",
 ]

@@ -69,13 +69,15 @@ def _say_what_is_still_missing(names: list[str]) -> None:
 def register(commands: Commands) -> None:
     parser = commands.add_parser(
         "install-peers",
-        help="install the ROUGE peers that need a folder of their own (pltrdy rouge, py-rouge)",
+        help="install the peers that need a folder of their own (pltrdy rouge, "
+        "py-rouge, sacrerouge, jury)",
         description="pip-install pltrdy's rouge and py-rouge, which both install a package "
         "named 'rouge', each into its own folder under the peers directory "
         f"(${_isolated.ENV_VAR}, else <venv>/metricdiff-peers, else "
         "~/.cache/metricdiff/peers), at the versions metricdiff's adapters pin. A peer "
         "already there at that version is left alone. Their dependencies (six, nltk) "
-        "come from this environment: pip install 'metricdiff[rouge]'.",
+        "come from this environment: pip install 'metricdiff[rouge]'. sacrerouge and jury, whose "
+        "pins clash with this environment, get the modules they import beside them.",
     )
     parser.add_argument("names", nargs="*", metavar="NAME",
                         help=f"only these peers (default: {', '.join(_isolated.PEERS)})")

@@ -4,27 +4,32 @@ metrics, each with its signature."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
-from metricdiff.cases.case import Case, Sample
+from metricdiff.cases.case import Sample
+from metricdiff.cases.escapes import unescape_sentence_breaks
+from metricdiff.cases.files import CorpusStream, Segment
 from metricdiff.cli._common import (
     Commands,
     add_input_options,
     available_adapter,
     input_name,
     parse_overrides,
-    read_input,
+    plural,
     seconds,
+    stream_input,
 )
-from metricdiff.errors import ImplementationFailed
+from metricdiff.errors import ImplementationFailed, InputError
 from metricdiff.implementations import AnyAdapter
 from metricdiff.implementations.base import Scored
-from metricdiff.implementations.text.lost_input import LostInput, lost_input
+from metricdiff.implementations.reference.adapter import Tally
+from metricdiff.implementations.text.lost_input import LostInput, LostInputTally
 from metricdiff.implementations.user import LOCAL_VERSION
 from metricdiff.profiles import axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
@@ -108,68 +113,124 @@ def _in_any_family(axis: str) -> bool:
     return any(axis in axis_names(type(paper_options(m))) for m in ("bleu", "rouge-1"))
 
 
-def _texts(group: _Group, corpus: Case) -> Case:
-    """The corpus as the group's metrics read it: ROUGE undoes the escapes."""
-    return corpus.for_metric(group.requests[0][0])
+#: Segments read before the tokenizer-loss count and the isolated
+#: implementations' lists take them in.
+_BATCH = 1024
 
 
-def _score(group: _Group, texts: Case, sentences: bool, source: str,
-           timeout: float) -> list[Scored[Any]]:
-    """Each of the group's metrics on the corpus (and each segment, with
-    ``sentences``).  The reference scores in this process, every metric from one
-    tokenization (``score_many``); any other implementation goes the one isolated
-    way every command takes (``scoring.score_requests``): a worker process,
-    ``timeout`` seconds a call, its result validated, its stdout kept off ours.
-    There, a segment's score is that of the segment as a corpus of one."""
-    metrics = [metric for metric, _ in group.requests]
-    scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
-    if type(group.adapter) not in IN_PROCESS:
-        return _score_isolated(group, texts, sentences, source, timeout)
+@attrs.define
+class _Run:
+    """One group's work on the stream: the reference's running tally, or the
+    texts collected for an isolated implementation, and what its tokenizer drops."""
+
+    group: _Group
+    rouge: bool
+    tally: Tally[Any] | None
+    lost: LostInputTally | None
+    texts: tuple[list[str], list[tuple[str, ...]]] | None
+
+
+def _start(group: _Group, sentences: bool) -> _Run:
+    adapter = group.adapter
+    tally = None
+    if type(adapter) in IN_PROCESS:
+        tally = cast(Any, adapter).tally(group.requests, sentences=sentences)
+    lost = None if group.unknown_profile else LostInputTally(adapter.name,
+                                                              group.requests[0][1].tokenize)
+    rouge = family(group.requests[0][0]) == "rouge"
+    return _Run(group, rouge, tally, lost, None if tally is not None else ([], []))
+
+
+def _read(runs: list[_Run], stream: CorpusStream, source: str) -> None:
+    """Every segment of ``stream`` to every run, a batch at a time: nothing of the
+    corpus is kept but what an isolated implementation must be sent."""
+    unescape = stream.escaped and any(run.rouge for run in runs)
+    batches = iter(lambda: list(itertools.islice(stream, _BATCH)), [])
+    for batch in batches:
+        # ROUGE reads a text file's \n escapes as sentence breaks (Case.for_metric).
+        sentences = [_unescaped(segment) for segment in batch] if unescape else batch
+        for run in runs:
+            texts = sentences if run.rouge else batch
+            hyps = [hyp for hyp, _ in texts]
+            refs = [refs for _, refs in texts]
+            if run.lost is not None:
+                run.lost.add(hyps, refs)
+            if run.texts is not None:
+                run.texts[0].extend(hyps)
+                run.texts[1].extend(refs)
+            if run.tally is not None:
+                _tally(run, texts, source)
+
+
+def _unescaped(segment: Segment) -> Segment:
+    hyp, refs = segment
+    return unescape_sentence_breaks(hyp), tuple(unescape_sentence_breaks(r) for r in refs)
+
+
+def _tally(run: _Run, texts: list[Segment], source: str) -> None:
+    assert run.tally is not None
     try:
-        scored = group.adapter.score_many(group.requests, texts.hyps, texts.refs,
-                                          sentences=sentences)
+        for hyp, refs in texts:
+            run.tally.add(hyp, refs)
     except Exception as error:  # not expected of our own code, but never a traceback
-        raise ImplementationFailed(
-            f"{_who(group.adapter)} failed on {source}{scoring}: {describe(error)}"
-        ) from error
+        raise _failed(run.group, source, error) from error
+
+
+def _failed(group: _Group, source: str, error: Exception) -> ImplementationFailed:
+    return ImplementationFailed(
+        f"{_who(group.adapter)} failed on {source}{_scoring(group)}: {describe(error)}")
+
+
+def _scoring(group: _Group) -> str:
+    metrics = [metric for metric, _ in group.requests]
+    return f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
+
+
+def _score(run: _Run, sentences: bool, source: str, timeout: float) -> list[Scored[Any]]:
+    """Each of the group's metrics on the corpus (and each segment, with
+    ``sentences``).  The reference has scored in this process as the segments
+    were read, every metric from one tokenization (its ``tally``); any other
+    implementation goes the one isolated way every command takes
+    (``scoring.score_requests``): a worker process, ``timeout`` seconds a call,
+    its result validated, its stdout kept off ours.  There, a segment's score is
+    that of the segment as a corpus of one."""
+    group = run.group
+    if run.texts is not None:
+        return _score_isolated(group, run.texts, sentences, source, timeout)
+    assert run.tally is not None
+    try:
+        scored: list[Scored[Any]] = run.tally.scored()
+    except Exception as error:  # not expected of our own code, but never a traceback
+        raise _failed(group, source, error) from error
     for one in scored:  # what the audit calls invalid-output is no score here either
         for result in [one.corpus, *(one.sentences or [])]:
             problem = validate(result)
             if problem is not None:
                 raise ImplementationFailed(f"{_who(group.adapter)} returned an invalid "
-                                           f"result on {source}{scoring}: {problem}")
+                                           f"result on {source}{_scoring(group)}: {problem}")
     return scored
 
 
-def _score_isolated(group: _Group, texts: Case, sentences: bool, source: str,
-                    timeout: float) -> list[Scored[Any]]:
-    whole: Sample = (texts.hyps, texts.refs)
-    lines: list[Sample] = [((hyp,), (refs,)) for hyp, refs in zip(texts.hyps, texts.refs,
-                                                                  strict=True)]
+def _score_isolated(group: _Group, texts: tuple[list[str], list[tuple[str, ...]]],
+                    sentences: bool, source: str, timeout: float) -> list[Scored[Any]]:
+    hyps, refs = tuple(texts[0]), tuple(texts[1])
+    whole: Sample = (hyps, refs)
+    lines: list[Sample] = [((hyp,), (seg,)) for hyp, seg in zip(hyps, refs, strict=True)]
     requests = [Request(group.adapter, metric, [whole, *(lines if sentences else [])], options)
                 for metric, options in group.requests]
-    metrics = [metric for metric, _ in group.requests]
-    scoring = f" ({', '.join(metrics)})" if len(metrics) > 1 else ""
     scored = []
     for outcomes in score_requests(requests, timeout=timeout):
         for outcome in outcomes:  # the words of the in-process path, whatever happened
             if outcome.status == INVALID:
                 raise ImplementationFailed(f"{_who(group.adapter)} returned an invalid "
-                                           f"result on {source}{scoring}: {outcome.error}")
+                                           f"result on {source}{_scoring(group)}: "
+                                           f"{outcome.error}")
             if outcome.result is None:
-                raise ImplementationFailed(
-                    f"{_who(group.adapter)} failed on {source}{scoring}: {outcome.reason}")
+                raise ImplementationFailed(f"{_who(group.adapter)} failed on {source}"
+                                           f"{_scoring(group)}: {outcome.reason}")
         corpus, *each = [outcome.result for outcome in outcomes]
         scored.append(Scored[Any](corpus, tuple(each) if sentences else None))
     return scored
-
-
-def _lost_input(group: _Group, texts: Case) -> LostInput | None:
-    """What the group's tokenizer drops from the texts (None for an unknown profile)."""
-    if group.unknown_profile:
-        return None
-    return lost_input(group.adapter.name, group.requests[0][1].tokenize, texts.hyps,
-                      texts.refs)
 
 
 def _document(adapter: AnyAdapter, metric: str, options: Options, scored: Scored[Any],
@@ -192,16 +253,18 @@ def _document(adapter: AnyAdapter, metric: str, options: Options, scored: Scored
 def run(args: argparse.Namespace) -> int:
     metrics = list(dict.fromkeys(args.metric or [DEFAULT_METRIC]))
     groups = _groups(args.impl, metrics, parse_overrides(args.option))
-    corpus = read_input(args)
+    stream = stream_input(args)
     source = input_name(args)
+    runs = [_start(group, args.sentences) for group in groups]
+    _read(runs, stream, source)
     documents: dict[str, dict[str, Any]] = {}
     blocks: dict[str, list[str]] = {}
-    for group in groups:
-        texts = _texts(group, corpus)
-        lost = _lost_input(group, texts)
+    for run_ in runs:
+        group = run_.group
+        lost = run_.lost.result() if run_.lost is not None else None
         if lost is not None:
             print(f"warning: {lost.message()}", file=sys.stderr)
-        results = _score(group, texts, args.sentences, source, args.timeout)
+        results = _score(run_, args.sentences, source, args.timeout)
         for (metric, options), scored in zip(group.requests, results, strict=True):
             documents[metric] = _document(group.adapter, metric, options, scored,
                                           group.unknown_profile, lost)
@@ -214,11 +277,16 @@ def run(args: argparse.Namespace) -> int:
         # One metric: its object, as before several could be given; several: a list.
         shown: Any = [documents[m] for m in metrics] if len(metrics) > 1 else documents[metrics[0]]
         print(json.dumps(shown, ensure_ascii=False))
-        return 0
-    for metric in metrics:
-        if len(metrics) > 1:
-            print(f"== {metric}")
-        print("\n".join(blocks[metric]))
+    else:
+        for metric in metrics:
+            if len(metrics) > 1:
+                print(f"== {metric}")
+            print("\n".join(blocks[metric]))
+    if stream.problem is not None:
+        sys.stdout.flush()
+        raise InputError(f"{stream.problem}: the scores above are of the first "
+                         f"{plural(stream.read, 'segment')} only; give every file one line "
+                         "per segment")
     return 0
 
 
@@ -241,9 +309,13 @@ def register(commands: Commands) -> None:
     score.add_argument("-o", "--option", action="append", default=[], metavar="AXIS=VALUE",
                        help="set a convention axis, for every metric it applies to, as "
                        "--impl's [AXIS=VALUE] does (an axis set in both must have one value; "
-                       "see `metricdiff axes`)")
+                       "see `metricdiff axes`); corpus_average=bootstrap-* keeps each "
+                       "segment's R, P and F (~100 bytes per segment and metric)")
     add_input_options(score)
-    score.add_argument("--sentences", action="store_true", help="also score each segment")
+    score.add_argument("--sentences", action="store_true", help="also score each segment "
+                       "(keeps every segment's result until the end: memory grows with the "
+                       "corpus, about 1 KB per segment and metric; without it the reference "
+                       "keeps running sums only)")
     score.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT,
                        help="seconds the implementation may take on one call, in its worker "
                        f"process (default: {DEFAULT_TIMEOUT:g}; the reference runs in this "

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -50,6 +49,13 @@ _REGISTRY: dict[str, dict[str, str]] = {
     "rouge-metric-py": {"rouge": "peers.rouge_metric_py:RougeMetricPyAdapter"},
     "rouge-pltrdy": {"rouge": "peers.rouge_pltrdy:RougePltrdyAdapter"},
     "py-rouge": {"rouge": "peers.py_rouge:PyRougeAdapter"},
+    "sacrerouge": {"rouge": "peers.sacrerouge:SacrerougeAdapter"},
+    "pyrouge": {"rouge": "peers.pyrouge:PyrougeAdapter"},
+    "jury": {"bleu": "peers.jury:JuryBleuAdapter", "rouge": "peers.jury:JuryRougeAdapter"},
+    "hf-evaluate": {
+        "bleu": "peers.hf_evaluate:HfEvaluateBleuAdapter",
+        "rouge": "peers.hf_evaluate:HfEvaluateRougeAdapter",
+    },
     "torchmetrics": {
         "bleu": "peers.torchmetrics:TorchmetricsBleuAdapter",
         "rouge": "peers.torchmetrics:TorchmetricsRougeAdapter",
@@ -68,6 +74,11 @@ _REGISTRY: dict[str, dict[str, str]] = {
         "bleu": "peers.ignite:IgniteBleuAdapter",
         "rouge": "peers.ignite:IgniteRougeAdapter",
     },
+    "bleuscore": {"bleu": "peers.bleuscore:BleuscoreAdapter"},
+    "compare-mt": {"bleu": "peers.compare_mt:CompareMtAdapter"},
+    "fast-bleu": {"bleu": "peers.fast_bleu:FastBleuAdapter"},
+    "vizseq": {"bleu": "peers.vizseq:VizseqAdapter"},
+    "bleu": {"bleu": "peers.pypi_bleu:PypiBleuAdapter"},
 }
 
 AnyAdapter = Adapter[Any, Any]
@@ -129,6 +140,8 @@ def _plugin_entries() -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=8)
 def _entries_on(path: tuple[str, ...]) -> dict[str, list[str]]:
+    import importlib.metadata  # here: it costs start-up, and a built-in name needs none
+
     entries: dict[str, list[str]] = {}
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         if entry.name in _REGISTRY or user.is_user_spec(entry.name):

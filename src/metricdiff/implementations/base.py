@@ -11,7 +11,6 @@ from __future__ import annotations
 import abc
 import copy
 import importlib
-import importlib.metadata
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -160,6 +159,8 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             from metricdiff import __version__
 
             return __version__
+        import importlib.metadata  # here: it costs start-up, and the reference needs none
+
         try:
             return importlib.metadata.version(self.distribution)
         except importlib.metadata.PackageNotFoundError:

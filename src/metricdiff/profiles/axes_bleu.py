@@ -52,6 +52,18 @@ WEIGHTS = Axis(
     "positive sum, e.g. 0.5,0.5",
 )
 
+ENTITIES = choice(
+    "entities",
+    "ent",
+    "Whether mteval's markup is decoded before tokenizing: the entities &quot; &amp; "
+    "&lt; &gt; (and &apos; for intl) and the <skipped> tag (13a and intl only).",
+    "decode",
+    {
+        "decode": "decoded and removed first, as mteval-v13a and -v14 do",
+        "keep": "left as written, so &amp; is split like any other text",
+    },
+)
+
 REF_LENGTH = choice(
     "ref_length",
     "reflen",
@@ -72,6 +84,17 @@ CLOSEST_TIE = choice(
     {"shorter": "the shorter one", "first": "the first in reference order"},
 )
 
+EMPTY_BP = choice(
+    "empty_bp",
+    "ebp",
+    "The brevity penalty of an empty hypothesis against empty references (c = r = 0).",
+    "one",
+    {
+        "one": "BP = 1, as c >= r gives (the reference's reading)",
+        "zero": "BP = 0 for every empty hypothesis, whatever r is",
+    },
+)
+
 SMOOTHING = choice(
     "smoothing",
     "smooth",
@@ -86,8 +109,11 @@ SMOOTHING = choice(
         "cc5": "Chen & Cherry 5: mean of the precisions of orders n-1, n and n+1",
         "cc6": "Chen & Cherry 6: interpolation with p_{n-1}^2/p_{n-2} (alpha = 5)",
         "cc7": "Chen & Cherry 7: smoothing 4, then smoothing 5",
-        "epsilon": "pycocoevalcap: (matches + 1e-15) / (total + 1e-9) on every order",
+        "epsilon": "(matches + 1e-15) / (total + 1e-9) on every order, and c + 1e-15 "
+        "against r + 1e-9 in BP, so no pair is ever empty (pycocoevalcap)",
         "float-min": "NLTK method0: a zero precision becomes sys.float_info.min",
+        "skip": "a zero precision counts as 1: its log term is 0, the weights stay "
+        "(compare-mt)",
     },
 )
 

@@ -39,13 +39,13 @@ def _parse_f_measure(text: str) -> str:
 
 
 def _parse_truncate(text: str) -> str:
-    """``none``, ``words:N`` or ``bytes:N``."""
+    """``none``, ``words:N``, ``bytes:N`` or ``line-chars:N``."""
     if text == "none":
         return text
     unit, _, number = text.partition(":")
-    if unit in ("words", "bytes") and number.isdigit():
+    if unit in ("words", "bytes", "line-chars") and number.isdigit():
         return f"{unit}:{int(number)}"
-    raise ConventionError(f"expected none, words:N or bytes:N, got {text!r}")
+    raise ConventionError(f"expected none, words:N, bytes:N or line-chars:N, got {text!r}")
 
 
 VARIANT = choice(
@@ -102,6 +102,8 @@ STEMMER = choice(
         "porter-original": "NLTK PorterStemmer, ORIGINAL_ALGORITHM mode",
         "porter-rouge155": "the ROUGE-1.5.5 Perl script's Porter stemmer",
         "porter-rouge155-wordnet": "the Perl script's Porter with its WordNet exception table",
+        "porter-original-wordnet": "NLTK's ORIGINAL_ALGORITHM Porter with the Perl script's "
+        "WordNet exception table (sacrerouge's PythonRouge)",
     },
 )
 
@@ -182,6 +184,8 @@ CORPUS_AVERAGE = choice(
         "micro": "pooled counts",
         "bootstrap-mean": "mean of bootstrap resamples (seeded)",
         "bootstrap-median": "median of bootstrap resamples (seeded)",
+        "bootstrap-rouge155": "ROUGE-1.5.5's printed Average: mean of bootstrap resamples, "
+        "resample i drawn by Perl's drand48 after srand(i), summed in sorted order",
     },
 )
 
@@ -207,10 +211,12 @@ SU_UNIGRAMS = choice(
 TRUNCATE = Axis(
     "truncate",
     "trunc",
-    "Length limit applied before scoring: none, words:N or bytes:N.",
+    "Length limit applied before scoring: none, words:N, bytes:N (UTF-8 bytes of "
+    "the text) or line-chars:N (characters of the stripped lines, the line breaks "
+    "joining them not counted).",
     "none",
     parser=_parse_truncate,
-    accepts="none, words:N or bytes:N",
+    accepts="none, words:N, bytes:N or line-chars:N",
 )
 
 TRUNCATE_SIDE = choice(

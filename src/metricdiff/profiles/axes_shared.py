@@ -12,6 +12,8 @@ TOKENIZE = choice(
     {
         "none": "split on Unicode whitespace (str.split)",
         "13a": "mteval-v13a rules: punctuation split off, '.' and ',' kept inside numbers",
+        "13a-white-space": "13a's rules, tokens split at Unicode White_Space only (Rust's "
+        "split_whitespace): U+001C..U+001F stay inside tokens, as with Perl's \\s",
         "intl": "mteval-v14 international rules: Unicode punctuation and symbols split off",
         "zh": "each CJK character is a token, the rest tokenized by 13a rules",
         "zh-sacrebleu": "sacrebleu's zh: its Ext-B range, written '\\u20000', makes "
@@ -25,6 +27,10 @@ TOKENIZE = choice(
         "'-' and every other character, all non-ASCII text included, are deleted",
         "nltk-word": "NLTK's Treebank word tokenizer",
         "whitespace-strict": "str.split(' '): double spaces make empty tokens",
+        "period-split": "cut at every '.', which is dropped, then split on whitespace; "
+        "a piece of whitespace only between periods is one empty token",
+        "whitespace-strict-trimmed": "str.strip().split(' '): the line's ends stripped "
+        "first, inner double spaces still make empty tokens",
         "whitespace-ascii": "split on ASCII whitespace only (Perl's split on bytes): "
         "U+00A0, U+3000 and the other Unicode spaces stay inside tokens",
         "whitespace-zh-sentences": "rouge-chinese: str.split() of the pieces left after "

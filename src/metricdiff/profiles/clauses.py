@@ -75,7 +75,7 @@ def _family(prefix: str, axes: tuple[str, ...], values: Mapping[str, str],
 #: family -> its clauses, in the order of the spec.
 CLAUSES: dict[str, tuple[Clause, ...]] = {
     "bleu": (
-        _family("BLEU-TOK", ("tokenize",),
+        _family("BLEU-TOK", ("tokenize", "entities"),
                 {"none": "NONE", "13a": "13A", "intl": "INTL", "zh": "ZH",
                  "zh-sacrebleu": "ZH", "char": "CHAR"},
                 statistics=("sys_len",)),
@@ -86,7 +86,7 @@ CLAUSES: dict[str, tuple[Clause, ...]] = {
         Clause("BLEU-PN", statistics=("precisions",)),
         Clause("BLEU-REFLEN", ("ref_length", "closest_tie", "empty_reference"),
                statistics=("ref_len",)),
-        Clause("BLEU-BP", statistics=("bp",)),
+        Clause("BLEU-BP", ("empty_bp",), statistics=("bp",)),
         Clause("BLEU-SCORE", ("max_order", "weights"), statistics=("score",)),
         Clause("BLEU-PRECISION"),
         Clause("BLEU-EMPTY-ORDER", ("empty_order",)),
@@ -94,7 +94,8 @@ CLAUSES: dict[str, tuple[Clause, ...]] = {
         _family("BLEU-SMOOTH", ("smoothing", "smooth_value", "smooth_orders"),
                 {"none": "NONE", "floor": "FLOOR", "add-k": "ADD-K", "exp": "EXP",
                  "cc4": "CC4", "cc5": "CC5", "cc6": "CC6", "cc7": "CC7",
-                 "epsilon": "EPSILON", "float-min": "FLOAT-MIN"},
+                 "epsilon": "EPSILON", "float-min": "FLOAT-MIN",
+                 "skip": "SKIP"},
                 statistics=("precisions",), when_departing=True),
         Clause("BLEU-LEVEL", ("level",)),
         Clause("BLEU-EMPTY", ("empty_policy",)),

@@ -1,4 +1,5 @@
-"""The reports of an audit folder: ``report.md``, ``report.html`` and ``report.json``.
+"""The reports of an audit folder: ``report.md``, ``report.html``, ``report.json``
+and the package table ``packages.md`` (made from ``report.json``'s data).
 
 They are a function of the folder's files alone (``audit.json``, ``findings.json``,
 ``results.jsonl``, and ``compare.json`` when there is one): ``metricdiff audit --out
@@ -9,11 +10,12 @@ Nothing time-dependent goes in unless a timestamp is asked for.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from metricdiff.atomic import write_atomic
 from metricdiff.errors import OutputError
-from metricdiff.reports import html_report, json_report, markdown, plot
+from metricdiff.reports import html_report, json_report, markdown, packages, plot
 from metricdiff.reports.content import build
 from metricdiff.reports.model import load_audit
 
@@ -24,17 +26,19 @@ JSON_NAME = "report.json"
 
 def render_reports(folder: Path, timestamp: str | None = None,
                    pictures: bool = True) -> dict[str, str]:
-    """File name -> contents of the three reports of the audit in ``folder``.
+    """File name -> contents of the reports of the audit in ``folder``.
     ``pictures=False`` (or matplotlib missing) draws the agreement matrices as
     tables."""
     report = build(load_audit(folder), timestamp)
     drawable = pictures and plot.available()
     page = html_report.render(report, plot.agreement_png if drawable else None,
                               missing_note=pictures and not drawable)
+    data = json_report.render(report)
     return {
         MARKDOWN_NAME: markdown.render(report),
         HTML_NAME: page,
-        JSON_NAME: json_report.render(report),
+        JSON_NAME: data,
+        packages.PACKAGES_NAME: packages.render(json.loads(data)),
     }
 
 

@@ -75,6 +75,7 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
                 "impl": row.person.impl,
                 "label": row.person.label,
                 "version": row.person.version,
+                "package": row.person.package,
                 "signature": row.person.signature,
                 "profile": {axis: value for axis, (value, _) in
                             zip(section.axes, row.values, strict=True)},

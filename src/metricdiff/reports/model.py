@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import attrs
 
+from metricdiff.cases.files import iter_segments
 from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
@@ -55,6 +56,8 @@ class Implementation:
     signature: str
     profile: dict[str, str]
     tolerance: Tolerance
+    #: The distribution it comes from (``""``: none, or an older audit.json).
+    package: str = ""
 
 
 @attrs.frozen
@@ -174,6 +177,7 @@ def _implementation(data: Any) -> Implementation:
         {_text(axis): _text(value) for axis, value in data["profile"].items()},
         Tolerance(_number(tolerance["absolute"]), _number(tolerance["relative"]),
                   _text(tolerance["reason"])),
+        _text(data.get("package", "")),
     )
 
 
@@ -255,7 +259,9 @@ def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]
 
 
 def _lines(path: Path) -> Iterator[tuple[int, str]]:
-    for number, line in enumerate(_read_text(path).splitlines(), start=1):
+    """The file's lines that are not blank, with their numbers, read one at a
+    time (``results.jsonl`` of a large corpus has millions)."""
+    for number, line in enumerate(iter_segments(str(path)), start=1):
         if line.strip():
             yield number, line
 

@@ -53,9 +53,18 @@ SETUP_TIMEOUT = 60.0
 
 def _freeze_cases(cases: Iterable[tuple[Iterable[str], Iterable[Iterable[str | None]]]]
                   ) -> tuple[Sample, ...]:
+    """The cases as tuples; a tuple of frozen cases is kept as it is, so that the
+    audit's jobs share one copy of a large corpus instead of one each."""
+    if isinstance(cases, tuple) and all(map(_frozen, cases)):
+        return cases
     return tuple(
         (tuple(hyps), tuple(tuple(seg) for seg in refs)) for hyps, refs in cases
     )
+
+
+def _frozen(case: object) -> bool:
+    return (type(case) is tuple and len(case) == 2 and type(case[0]) is tuple
+            and type(case[1]) is tuple and all(type(seg) is tuple for seg in case[1]))
 
 
 @attrs.frozen

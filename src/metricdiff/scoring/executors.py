@@ -47,6 +47,7 @@ import importlib
 import logging
 import os
 import pickle
+import socket
 import sys
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -71,6 +72,38 @@ LOCAL_OBJECT_STORE_BYTES = 256 * 1024 * 1024
 PROBE_TIMEOUT = 120.0
 #: Environment variables sent to nodes on other machines.
 SHIPPED_PREFIX = "METRICDIFF_"
+#: Seconds to wait for the cluster's port to accept a connection before Ray is
+#: asked to join it: ``ray.init`` itself retries a dead address for minutes.
+CONNECT_TIMEOUT = 5.0
+#: The port of a cluster's GCS (``ray start --head``'s default) and of the Ray
+#: Client server (``ray://``), when the address names none.
+_DEFAULT_PORTS = {"": 6379, "ray://": 10001}
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """A one-line error unless something accepts a TCP connection at ``address``
+    (``HOST:PORT`` or ``ray://HOST:PORT``) within ``timeout`` seconds.  ``local``
+    and ``auto`` (found by Ray on this machine) are not probed."""
+    if address in ("local", "auto"):
+        return
+    scheme = "ray://" if address.startswith("ray://") else ""
+    host, _, port = address.removeprefix(scheme).rpartition(":")
+    if not host or not port.isdigit():
+        host, port = address.removeprefix(scheme), str(_DEFAULT_PORTS[scheme])
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return
+    except (OSError, ValueError) as error:
+        if isinstance(error, TimeoutError):
+            why = f"no answer within {timeout:g} s"
+        elif isinstance(error, ConnectionRefusedError):
+            why = "connection refused: nothing listens there"
+        else:
+            why = getattr(error, "strerror", None) or describe(error)
+        raise AdapterUnavailable(
+            f"--executor ray: no Ray cluster at {address} ({why}); "
+            "start one there (ray start --head) or give --ray-address HOST:PORT of its head"
+        ) from None
 
 
 def import_ray() -> Any:
@@ -141,6 +174,7 @@ class RayExecutor:
             if self.address == "local":
                 options.update(num_cpus=self.num_cpus, include_dashboard=False,
                                object_store_memory=LOCAL_OBJECT_STORE_BYTES)
+            check_reachable(self.address)
             try:
                 ray.init(address=self.address, **options)
             except Exception as error:
@@ -301,4 +335,12 @@ def open_executor(name: str, address: str | None = None, workers: int = 1
         yield executor
 
 
-__all__ = ["EXECUTORS", "RAY_INSTALL", "RayExecutor", "Shipped", "import_ray", "open_executor"]
+__all__ = [
+    "EXECUTORS",
+    "RAY_INSTALL",
+    "RayExecutor",
+    "Shipped",
+    "check_reachable",
+    "import_ray",
+    "open_executor",
+]

@@ -8,7 +8,10 @@ installs each into a directory of its own::
     <peers dir>/rouge-pltrdy/rouge/...     pip install --target ... rouge==1.0.1
     <peers dir>/py-rouge/rouge/...         pip install --target ... py-rouge==1.1
 
-with ``metricdiff install-peers`` (``cli/install_peers.py``).  The peers directory is
+with ``metricdiff install-peers`` (``cli/install_peers.py``).  sacrerouge and
+jury go the same way for another reason: their pins would downgrade the main
+environment; each gets, beside it, the pinned modules its import needs that the
+main environment lacks (``IsolatedPeer.beside``).  The peers directory is
 ``$METRICDIFF_PEERS_DIR`` when set, otherwise ``<venv>/metricdiff-peers`` inside
 a virtual environment, otherwise ``$XDG_CACHE_HOME/metricdiff/peers`` (or
 ``~/.cache/metricdiff/peers``).  ``--no-deps`` is used: the peers' dependencies
@@ -65,6 +68,9 @@ class IsolatedPeer:
     distribution: str  # the PyPI distribution
     version: str  # the pinned version
     package: str  # the top-level package it installs
+    #: What it imports that the main environment lacks or has at a clashing
+    #: version, pinned, installed beside it.
+    beside: tuple[str, ...] = ()
     #: Whether a copy in the main environment may stand in when the folder is
     #: missing (not for an old version of a package metricdiff itself pins).
     main_env_fallback: bool = True
@@ -77,6 +83,26 @@ class IsolatedPeer:
 PEERS: dict[str, IsolatedPeer] = {
     "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
+    # Its pins (pytest 6, sacrebleu 2.0) would downgrade the main environment's;
+    # importing PythonRouge loads every sacrerouge metric module, whose imports
+    # the main environment lacks are these.
+    "sacrerouge": IsolatedPeer(
+        "sacrerouge", "sacrerouge", "0.2.5", "sacrerouge",
+        ("overrides==3.1.0", "googledrivedownloader==0.4", "jsons==1.6.3", "typish==1.9.3"),
+    ),
+    # Its pins (nltk<3.7.1, rouge-score==0.0.4, click==8.0.4, datasets<2.10) clash
+    # with the main environment; beside it what importing it needs that the main
+    # environment lacks (pyarrow 20: datasets 2.9 needs pa.PyExtensionType, gone
+    # in pyarrow 21).
+    "jury": IsolatedPeer("jury", "jury", "2.3.1", "jury", (
+        "evaluate==0.4.6", "datasets==2.9.0", "pyarrow==20.0.0", "pandas==3.1.1",
+        "python-dateutil==2.9.0.post0", "tzdata==2026.6", "dill==0.3.6",
+        "multiprocess==0.70.14", "xxhash==4.1.0", "fsspec==2026.9.0",
+        "huggingface-hub==0.36.2", "responses==0.18.0", "aiohttp==3.14.5", "aiosignal==1.4.0",
+        "frozenlist==1.8.0", "multidict==7.2.1", "yarl==1.25.1", "propcache==0.5.4",
+        "aiohappyeyeballs==2.7.1", "scikit-learn==1.9.1", "scipy==1.17.1", "joblib==1.6.0",
+        "threadpoolctl==3.8.0", "narwhals==2.29.0", "validators==0.36.0",
+    )),
     # easy-rouge installs a package `rouge` too; rouge-chinese installs both
     # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
     "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
@@ -269,10 +295,11 @@ def installed_version(name: str, root: Path) -> str | None:
 
 def pip_command(name: str, root: Path, python: str = sys.executable) -> list[str]:
     """The pip command that installs peer ``name`` into its folder under ``root``:
-    the pinned version alone (``--no-deps``: its dependencies come from the main
-    environment), plus the ``pkg_resources`` py-rouge imports if that lacks it."""
+    the pinned version and what it needs ``beside`` it (``--no-deps``: its other
+    dependencies come from the main environment), plus the ``pkg_resources``
+    py-rouge imports if that lacks it."""
     peer = PEERS[name]
-    requirements = [peer.requirement]
+    requirements = [peer.requirement, *peer.beside]
     if name == "py-rouge" and _needs_pkg_resources(python):
         requirements.append("setuptools<81")  # the last setuptools with pkg_resources
     return [python, "-m", "pip", "install", "--quiet", "--no-deps",

@@ -39,7 +39,8 @@ this adapter; see ``tests/known_findings.py``):
 * the score skips every precision that is 0 (``if p_i > 0``), as if it were 1.
 * ``auto_reweigh`` looks at the pooled hypothesis length (< 4) rather than at
   which orders are empty, and keeps the ``max(1, count)`` denominators.
-* ``brevity_penalty`` is 0 for an empty hypothesis even against empty references.
+* ``brevity_penalty`` is 0 for an empty hypothesis even against empty references
+  (``elif c == 0: return 0``): declared ``empty_bp=zero``.
 
 Result fields: ``score`` is what ``corpus_bleu`` / ``sentence_bleu`` return, x 100.
 ``counts``, ``totals``, ``sys_len``, ``ref_len`` and ``bp`` come from NLTK's own
@@ -107,6 +108,7 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
         "smoothing": "float-min",
         "empty_order": "denominator-one",
         "all_zero": "zero",
+        "empty_bp": "zero",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
         "tokenize": ANY,
@@ -118,6 +120,7 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
         "smooth_value": ANY,
         "empty_order": ("denominator-one", "effective-order"),
         "empty_reference": ("length-zero", "dropped"),
+        "entities": ANY,
     }
 
     def check(self, default: BleuOptions, options: BleuOptions) -> None:
@@ -207,7 +210,8 @@ def _tokens(
     ``empty_reference=dropped``."""
 
     def tokens(text: str) -> Tokens:
-        return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage)
+        return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage,
+                          options.entities)
 
     hyp_tokens = [tokens(hyp) for hyp in hyps]
     ref_tokens = [[tokens(ref) for ref in usable_references(seg, options)] for seg in refs]

@@ -36,11 +36,12 @@ yields no ``rouge-N`` key):
   ``ensure_compatibility=True``); ROUGE-L and ROUGE-W are summary level over them
   (``_compute_ngrams_lcs``): metricdiff's ``rouge-l`` and ``rouge-lsum`` both map
   to py-rouge's ``rouge-l``.  ROUGE-N joins the sentences first.
-* ``truncate=bytes:665``, ``truncate_side=both``: ``limit_length=True,
+* ``truncate=line-chars:665``, ``truncate_side=both``: ``limit_length=True,
   length_limit=665, length_limit_type='bytes'`` apply to hypotheses and
   references, before tokenizing, and count *characters* of the stripped
-  sentences (the joining spaces are not counted).  ``words:N`` counts raw
-  whitespace tokens; ``none`` is ``limit_length=False``.
+  sentences (the joining spaces are not counted), not bytes: ``len(sentence)``.
+  ``words:N`` counts raw whitespace tokens; ``none`` is ``limit_length=False``;
+  real ``bytes:N`` is refused.
 * ``multi_ref=pooled``: ``apply_avg=True`` sums the hypothesis, reference and
   overlap counts over the references; ``apply_best=True`` (with
   ``apply_avg=False``) keeps the reference with the largest recall, the first on
@@ -69,6 +70,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any, ClassVar
 
+from metricdiff.errors import UnsupportedOption
 from metricdiff.implementations.base import ANY, References
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.peers._rouge_common import (
@@ -113,7 +115,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
         "multi_ref": "pooled",
         "report": "f",
         "wlcs": "rouge155",
-        "truncate": "bytes:665",
+        "truncate": "line-chars:665",
         "truncate_side": "both",
     }
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {
@@ -124,6 +126,13 @@ class PyRougeAdapter(IsolatedPeerAdapter):
         "weight": ANY,
         "report": ANY,
     }
+
+    def refuse(self, metric: str, options: RougeOptions) -> None:
+        if options.truncate.startswith("bytes:"):
+            raise UnsupportedOption(
+                f"{self.name} cannot honour truncate={options.truncate} (its 'bytes' "
+                "limit counts characters of the stripped lines: line-chars:N)"
+            )
 
     def rouge(self, peer: _isolated.LoadedPeer, metric: str, options: RougeOptions) -> Any:
         """``rouge.Rouge`` computing ``metric`` as ``options`` say (inside ``active``)."""
@@ -140,7 +149,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
             max_n=max_n,
             limit_length=unit != "none",
             length_limit=int(limit) if limit else 665,
-            length_limit_type=unit if unit != "none" else "bytes",
+            length_limit_type="words" if unit == "words" else "bytes",
             apply_avg=options.multi_ref == "pooled",
             apply_best=options.multi_ref == "best-recall",
             stemming=options.stemmer != "none",

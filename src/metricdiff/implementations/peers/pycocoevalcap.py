@@ -34,7 +34,9 @@ Declared default profile, read from ``pycocoevalcap/bleu/bleu_scorer.py`` (1.2):
 
 The brevity penalty uses ratio = (c + 1e-15) / (r + 1e-9) and applies
 exp(1 - 1/ratio) when ratio < 1, so it is slightly below 1 even when c = r, and it
-is 0 for an empty hypothesis against empty references.  Scores are multiplied by
+is 0 for an empty hypothesis against empty references: ``smoothing=epsilon`` adds
+the constants to c and r too, so that no pair is empty (the precisions of an
+empty pair are 1e-15 / 1e-9 each, not the 0 of ``empty_policy``).  Scores are multiplied by
 100.  ``counts``/``totals`` are the scorer's pooled ``correct``/``guess``;
 ``precisions`` and ``bp`` are the scorer's own expressions evaluated on them.
 
@@ -120,6 +122,7 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
         "max_order": ("1", "2", "3"),
         "ref_length": ("closest", "shortest", "average"),
         "empty_reference": ("length-zero", "dropped"),
+        "entities": ANY,
     }
 
     def _run(
@@ -132,7 +135,8 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
 
         def text(segment: str) -> str:
             return " ".join(
-                preprocess(segment, options.tokenize, options.lowercase, options.lowercase_stage)
+                preprocess(segment, options.tokenize, options.lowercase,
+                           options.lowercase_stage, options.entities)
             )
 
         hyps, refs = list(hyps), list(refs)

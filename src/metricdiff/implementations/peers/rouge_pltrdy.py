@@ -12,9 +12,9 @@ Declared default profile, read from ``rouge/rouge.py`` and ``rouge/rouge_score.p
   split the pieces on ``" "`` (``_split_into_words``).  So the tokens are those
   of ``tokenize=none`` except that ``.`` separates tokens and vanishes
   ("3.5" -> "3", "5"; "U.S." -> "U", "S"); a piece of spaces only (". .") becomes
-  one empty token.  No lowercasing (``lowercase`` is applied to the raw text
-  before the call when set), no stemming, no stopwords.  The nearest values are
-  declared: ``tokenize=none``, ``sentence_split=period``.
+  one empty token: ``tokenize=period-split``, with ``sentence_split=period``
+  for its summary-level ROUGE-L.  No lowercasing (``lowercase`` is applied to
+  the raw text before the call when set), no stemming, no stopwords.
 * ``counts=set``: ``Rouge(exclusive=True)`` is the default, and ``Ngrams`` is then a
   Python ``set``: repeated n-grams count once on each side.  ``counts=multiset``
   is ``exclusive=False`` (a list, clipped intersection).
@@ -73,6 +73,7 @@ class RougePltrdyAdapter(IsolatedPeerAdapter):
     # The departures from Lin 2004's profile (RougeOptions' defaults); every
     # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {
+        "tokenize": "period-split",
         "sentence_split": "period",
         "counts": "set",
         "multi_ref": "best-f",

@@ -49,7 +49,8 @@ segment with no reference at all makes sacrebleu fail (``TypeError``) or, for an
 empty hypothesis, count a reference length of -1; an empty corpus fails with
 ``IndexError``; the segment is ``rstrip()``-ed before tokenizing, so 13a never
 sees a final ``-`` + newline; the ``intl`` tokenizer leaves HTML entities encoded
-(mteval-v14 decodes them); and ``zh`` splits U+2001..U+2A6D like CJK characters.
+(mteval-v14 decodes them: declared ``entities=keep``, which ``-o tokenize=intl``
+sets unless ``entities`` is given); and ``zh`` splits U+2001..U+2A6D like CJK characters.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ from collections.abc import Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from metricdiff.errors import UnsupportedOption
 from metricdiff.implementations.base import ANY, Adapter, References
 from metricdiff.profiles import AXES, BleuOptions
 from metricdiff.statistics import BleuResult
@@ -78,6 +80,11 @@ _TOKENIZERS: dict[str, str] = {
     "ja-mecab": "ja-mecab",
     "ko-mecab": "ko-mecab",
 }
+
+#: What sacrebleu's tokenizers do with mteval's markup (``entities``): 13a
+#: decodes it, intl leaves it (``tokenizer_intl.py``, issue #138); the others
+#: have none to decode, so either value is theirs.
+_MARKUP: dict[str, str] = {"13a": "decode", "intl": "keep"}
 
 #: Tokenizers that need optional packages, and the modules sacrebleu imports.
 _OPTIONAL_TOKENIZER_MODULES: dict[str, tuple[str, ...]] = {
@@ -129,7 +136,9 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
     distribution = "sacrebleu"
     modules = ("sacrebleu", "sacrebleu.metrics.bleu")
     # WMT reports some language pairs with the international tokenizer.
-    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"intl": {"tokenize": "intl"}}
+    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {
+        "intl": {"tokenize": "intl", "entities": "keep"}
+    }
     # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
     # axis not named here is at the paper's value.
     profile: ClassVar[Mapping[str, Any]] = {
@@ -152,7 +161,28 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
         "smooth_value": ANY,
         "empty_order": ("zero", "effective-order"),
         "empty_reference": ("length-zero", "dropped"),
+        "entities": ("decode", "keep"),
     }
+
+    def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> BleuOptions:
+        """As ``Adapter.options``, with ``entities`` following the tokenizer when
+        not given: ``-o tokenize=intl`` is sacrebleu's intl, which keeps them."""
+        overrides = dict(overrides or {})
+        chosen = overrides.get("tokenize", self.settings.get("tokenize", "")).strip()
+        if chosen in _MARKUP and "entities" not in overrides and "entities" not in self.settings:
+            overrides["entities"] = _MARKUP[chosen]
+        return super().options(metric, overrides)
+
+    def check(self, default: BleuOptions, options: BleuOptions) -> None:
+        """The per-axis check, plus ``entities``: fixed by the tokenizer."""
+        super().check(default, options)
+        fixed = _MARKUP.get(options.tokenize, options.entities)
+        if options.entities != fixed:
+            raise UnsupportedOption(
+                f"sacrebleu cannot honour entities={options.entities} with "
+                f"tokenize={options.tokenize} (its {options.tokenize} tokenizer "
+                f"gives entities={fixed})"
+            )
 
     def bleu(self, metric: str, options: BleuOptions) -> Any:
         """The ``sacrebleu.metrics.BLEU`` object configured as ``options`` say,

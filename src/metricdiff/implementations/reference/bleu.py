@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 import attrs
@@ -76,21 +76,23 @@ def effective_ref_length(hyp_len: int, ref_lens: Sequence[int], options: BleuOpt
     return float(min(ref_lens, key=lambda length: (abs(length - hyp_len), length)))
 
 
-def brevity_penalty(c: int, r: float) -> float:
+def brevity_penalty(c: float, r: float, empty_bp: str = "one") -> float:
     """BP = 1 if c > r, e^(1 - r/c) if c <= r (BLEU-BP, §2.3).
 
-    c = 0 is defined as BP = 0 when r > 0 (the limit), and BP = 1 when r = 0.
+    c = 0 is defined as BP = 0 when r > 0 (the limit); when r = 0 too it is
+    ``empty_bp``: 1 (c >= r) or 0 (every empty hypothesis).
     """
+    if c == 0 and (r > 0 or empty_bp == "zero"):
+        return 0.0
     if c >= r:
         return 1.0
-    if c == 0:
-        return 0.0
     return math.exp(1.0 - r / c)
 
 
 def segment_tokens(text: str, options: BleuOptions) -> list[str]:
     """One segment after case folding and tokenizing (BLEU-TOK-*, BLEU-CASE)."""
-    return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage)
+    return preprocess(text, options.tokenize, options.lowercase, options.lowercase_stage,
+                      options.entities)
 
 
 def _stat_orders(options: BleuOptions) -> int:
@@ -192,8 +194,6 @@ def geometric_mean(precisions: Sequence[float | None], weights: Sequence[float])
     return math.exp(log_sum)
 
 
-def _is_empty_pair(stats: BleuStats) -> bool:
-    return stats.hyp_len == 0 and stats.ref_len == 0
 
 
 def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:
@@ -201,12 +201,13 @@ def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:
 
     ``all_zero=zero`` returns 0 before any smoothing when no unigram matches
     (BLEU-ALL-ZERO); ``empty_policy`` decides an empty hypothesis against empty
-    references (BLEU-EMPTY).
+    references (BLEU-EMPTY), unless the smoothing made their lengths non-zero.
     """
     orders = options.max_order
     counts, totals = stats.matches[:orders], stats.totals[:orders]
-    bp = brevity_penalty(stats.hyp_len, stats.ref_len)
-    if _is_empty_pair(stats):
+    c, r = smoothing.smoothed_lengths(stats.hyp_len, stats.ref_len, options)
+    bp = brevity_penalty(c, r, options.empty_bp)
+    if c == 0 and r == 0:
         if options.empty_policy == "error":
             raise EmptyInputError("empty hypothesis against empty references")
         value = 100.0 if options.empty_policy == "one" else 0.0
@@ -230,24 +231,57 @@ def corpus_bleu(
     """Corpus BLEU (BLEU-PN, §2.1.1): statistics pooled over the segments.
 
     ``refs`` yields each segment's references.  Only the running sum of the
-    statistics is kept, so memory does not grow with the corpus.  With
-    ``level=sentence-mean`` the score is the mean of the segments' sentence
-    scores instead (BLEU-LEVEL); the statistics are still the pooled ones.
+    statistics is kept (``CorpusBleu``).  With ``level=sentence-mean`` the score
+    is the mean of the segments' sentence scores instead (BLEU-LEVEL); the
+    statistics are still the pooled ones.
     """
-    total = BleuStats.zero(_stat_orders(options))
-    sentence_scores = 0.0
-    segments = 0
-    counting = statistics_options(options)
+    corpus = CorpusBleu(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        stats = _text_statistics(hyp, tuple(seg_refs), counting)
-        total += stats
-        segments += 1
-        if options.level == "sentence-mean":
-            sentence_scores += bleu_from_statistics(stats, options).score
-    pooled = bleu_from_statistics(total, options)
-    if options.level == "sentence-mean" and segments:
-        return _with_score(pooled, sentence_scores / segments)
-    return pooled
+        corpus.add(hyp, seg_refs)
+    return corpus.result()
+
+
+#: One segment's statistics from its text: (hypothesis, references, options).
+Statistics = Callable[[str, tuple[str | None, ...], BleuOptions], BleuStats]
+
+
+class CorpusBleu:
+    """Corpus BLEU (BLEU-PN, BLEU-LEVEL) built up one segment at a time: only
+    the running sum of the statistics (and of the sentence scores, for
+    ``level=sentence-mean``) is kept, so memory does not grow with the corpus.
+
+    ``remember``: count a segment through the cache of segment statistics,
+    which pays off where the same segments are scored under many profiles (the
+    audit's explainer); a corpus read once (``metricdiff score``) turns it off,
+    or the cache would hold the last 131,072 segments for nothing.
+    ``statistics``: another way to count a segment with the same results (the
+    fast path, ``fast_bleu.fast_uncached_statistics``)."""
+
+    def __init__(self, options: BleuOptions, *, remember: bool = True,
+                 statistics: Statistics | None = None) -> None:
+        self.options = options
+        self.total = BleuStats.zero(_stat_orders(options))
+        self.sentence_scores = 0.0
+        self.segments = 0
+        self._counting = statistics_options(options)
+        self._statistics = statistics or (
+            _text_statistics if remember else _text_statistics.__wrapped__)
+
+    def add(self, hyp: str, refs: Sequence[str | None]) -> BleuStats:
+        """Count one segment in; its statistics are returned."""
+        stats: BleuStats = self._statistics(hyp, tuple(refs), self._counting)
+        self.total += stats
+        self.segments += 1
+        if self.options.level == "sentence-mean":
+            self.sentence_scores += bleu_from_statistics(stats, self.options).score
+        return stats
+
+    def result(self) -> BleuResult:
+        """The corpus score of the segments added so far."""
+        pooled = bleu_from_statistics(self.total, self.options)
+        if self.options.level == "sentence-mean" and self.segments:
+            return _with_score(pooled, self.sentence_scores / self.segments)
+        return pooled
 
 
 def _with_score(result: BleuResult, score: float) -> BleuResult:

@@ -53,9 +53,19 @@ def transformed_counts(
     return matches, totals
 
 
+def smoothed_lengths(c: int, r: float, options: BleuOptions) -> tuple[float, float]:
+    """The lengths c and r the brevity penalty compares (BLEU-BP,
+    BLEU-SMOOTH-EPSILON): epsilon adds its constants to them as to every match
+    count and total, so that no pair is ever empty; every other method leaves them."""
+    if options.smoothing == "epsilon":
+        return c + _COCO_TINY, r + _COCO_SMALL
+    return float(c), r
+
+
 def _zero_match_rule(options: BleuOptions, hyp_len: int) -> Callable[[int, float], float]:
     """p_n for an order with no matches, given how many zero orders came before
-    (``k`` counts this one too) and the total t_n (BLEU-SMOOTH-FLOOR, -EXP, -CC4)."""
+    (``k`` counts this one too) and the total t_n (BLEU-SMOOTH-FLOOR, -EXP, -CC4,
+    -FLOAT-MIN, -SKIP)."""
     method = options.smoothing
     if method == "floor":
         epsilon = smooth_value(options)
@@ -67,6 +77,8 @@ def _zero_match_rule(options: BleuOptions, hyp_len: int) -> Callable[[int, float
         return lambda k, total: 1.0 / (factor**k) / total
     if method == "float-min":
         return lambda _k, _total: sys.float_info.min
+    if method == "skip":  # BLEU-SMOOTH-SKIP: log 1 = 0, the order adds nothing
+        return lambda _k, _total: 1.0
     return lambda _k, _total: 0.0
 
 

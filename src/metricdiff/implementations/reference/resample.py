@@ -14,7 +14,7 @@ first score type that rouge-score aggregates.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 _MT_WORDS = 624
@@ -96,6 +96,35 @@ def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> li
         drawn = [rows[i] for i in resample_indices(generator, len(rows))]
         means.append([_sequential_mean([row[c] for row in drawn]) for c in range(columns)])
     return means
+
+
+def perl_rand(seed: int) -> Iterator[float]:
+    """Perl's ``rand()`` after ``srand(seed)``: since Perl 5.20 its own drand48 on
+    every platform, the 48-bit generator x' = (0x5DEECE66D x + 0xB) mod 2^48
+    started at x = (seed << 16) + 0x330E, each number x' / 2^48."""
+    state = ((seed & _WORD) << 16) + 0x330E
+    while True:
+        state = (0x5DEECE66D * state + 0xB) & ((1 << 48) - 1)
+        yield state / (1 << 48)
+
+
+def rouge155_bootstrap_means(rows: Sequence[Sequence[float]], samples: int) -> list[list[float]]:
+    """ROUGE-1.5.5's resamples (ROUGE-CORPUS-AVERAGE; ``bootstrapResampling``,
+    ROUGE-1.5.5.pl l. 693-760): resample i calls ``srand(i)`` and draws
+    ``int(rand(N))`` N times; each gives the column means of the rows drawn."""
+    size, columns = len(rows), len(rows[0])
+    means = []
+    for i in range(samples):
+        draws = perl_rand(i)
+        drawn = [rows[int(next(draws) * size)] for _ in range(size)]
+        means.append([_sequential_mean([row[c] for row in drawn]) for c in range(columns)])
+    return means
+
+
+def sorted_mean(values: Sequence[float]) -> float:
+    """The mean summed in ascending order, as ROUGE-1.5.5 sums its sorted
+    resample means (l. 901-920)."""
+    return _sequential_mean(sorted(values))
 
 
 def mean(values: Sequence[float]) -> float:

@@ -15,13 +15,13 @@ tokenization per text; the results are those of ``corpus_rouge`` and
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
 from metricdiff.implementations.reference.rouge import (
+    CorpusPairs,
     combine_references,
-    corpus_from_pairs,
     rounded,
     usable_references,
 )
@@ -62,33 +62,71 @@ class VariantScores:
     segments: tuple[RougeResult, ...]
 
 
+#: One segment's result under each variant, and whether it was empty.
+SegmentScorer = Callable[[str, Sequence[str | None]], list[tuple[RougeResult, bool]]]
+
+
 def score_variants(
     hyps: Sequence[str], refs: Sequence[Sequence[str | None]], variants: Sequence[RougeOptions]
 ) -> list[VariantScores]:
-    """Each options in ``variants`` on the corpus (ROUGE-CORPUS-AVERAGE), in order, as
-    ``corpus_rouge`` and ``sentence_rouge`` score them, with each text tokenized
-    once per distinct ``text_key``."""
-    keys = [text_key(options) for options in variants]
-    pipelines = {key: text_options(options) for key, options in zip(keys, variants, strict=True)}
-    slots = {key: slot for slot, key in enumerate(pipelines)}
-    # Per variant: its options, the slot of its tokens, its segments' results and
-    # its count of empty segments (one cell, to be added to in the loop).
-    plan: list[tuple[RougeOptions, int, list[RougeResult], list[int]]] = [
-        (options, slots[key], [], [0]) for options, key in zip(variants, keys, strict=True)
-    ]
+    """Each options of ``variants`` on the corpus, its segments' results kept."""
+    corpus = CorpusVariants(variants, keep_segments=True)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        references = usable_references(seg_refs)
-        tokens = [_tokens(hyp, references, pipeline) for pipeline in pipelines.values()]
-        for options, slot, pairs, empties in plan:
+        corpus.add(hyp, seg_refs)
+    return corpus.results()
+
+
+class CorpusVariants:
+    """Each options of ``variants`` on a corpus given one segment at a time
+    (ROUGE-CORPUS-AVERAGE), as ``corpus_rouge`` and ``sentence_rouge`` score
+    them, with each text tokenized once per distinct ``text_key``.  Each
+    variant's corpus result is built up as ``CorpusPairs`` (sums only); each
+    segment's result is kept only with ``keep_segments``."""
+
+    def __init__(self, variants: Sequence[RougeOptions], *, keep_segments: bool,
+                 segment: SegmentScorer | None = None) -> None:
+        # ``segment``: another way to score one segment with the same results (the
+        # fast path, ``fast_rouge.FastVariants.segment``); by default, this module's.
+        self.segment = segment or self._segment
+        keys = [text_key(options) for options in variants]
+        self.pipelines = {key: text_options(options)
+                          for key, options in zip(keys, variants, strict=True)}
+        slots = {key: slot for slot, key in enumerate(self.pipelines)}
+        # Per variant: its options, the slot of its tokens, its corpus so far and
+        # its segments' results (None: not kept).
+        self.plan: list[tuple[RougeOptions, int, CorpusPairs, list[RougeResult] | None]] = [
+            (options, slots[key], CorpusPairs(options), [] if keep_segments else None)
+            for options, key in zip(variants, keys, strict=True)
+        ]
+
+    def add(self, hyp: str, refs: Sequence[str | None]) -> list[RougeResult]:
+        """One segment, scored by every variant; its results, in order."""
+        results = []
+        for (pair, empty), (_, _, corpus, segments) in zip(self.segment(hyp, refs), self.plan,
+                                                          strict=True):
+            corpus.add(pair, empty)
+            if segments is not None:
+                segments.append(pair)
+            results.append(pair)
+        return results
+
+    def _segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
+        """Each variant's result for one segment (``sentence_rouge``), and whether
+        the segment was empty (no token on either side, against every reference)."""
+        references = usable_references(refs)
+        tokens = [_tokens(hyp, references, pipeline) for pipeline in self.pipelines.values()]
+        out = []
+        for options, slot, _, _ in self.plan:
             hyp_sentences, ref_sentences = tokens[slot]
             counts = [pair_counts(hyp_sentences, ref, options) for ref in ref_sentences]
-            if counts[0].empty and all(count.empty for count in counts):
-                empties[0] += 1
-            pairs.append(rounded(combine_references(counts, options), options, recompute_f=True))
-    return [
-        VariantScores(corpus_from_pairs(pairs, empties[0], options), tuple(pairs))
-        for options, _, pairs, empties in plan
-    ]
+            out.append((rounded(combine_references(counts, options), options, recompute_f=True),
+                        all(count.empty for count in counts)))
+        return out
+
+    def results(self) -> list[VariantScores]:
+        """Each variant's corpus result, and its segments' if kept (else none)."""
+        return [VariantScores(corpus.result(), tuple(segments or ()))
+                for _, _, corpus, segments in self.plan]
 
 
 def _tokens(
@@ -103,4 +141,5 @@ def _tokens(
     )
 
 
-__all__ = ["VariantScores", "score_variants", "text_key", "text_options"]
+__all__ = ["CorpusVariants", "SegmentScorer", "VariantScores", "score_variants", "text_key",
+           "text_options"]

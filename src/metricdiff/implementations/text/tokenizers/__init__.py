@@ -15,6 +15,7 @@ _REGISTRY: dict[str, str] = {
     "none": "whitespace:WhitespaceTokenizer",
     "char": "char:CharTokenizer",
     "13a": "mteval13a:Tokenizer13a",
+    "13a-white-space": "mteval13a_white_space:Tokenizer13aWhiteSpace",
     "intl": "mteval14intl:TokenizerIntl",
     "zh": "zh:ZhTokenizer",
     "zh-sacrebleu": "zh:ZhSacrebleuTokenizer",
@@ -23,8 +24,10 @@ _REGISTRY: dict[str, str] = {
     "rouge-score": "rouge_score_tok:RougeScoreTokenizer",
     "rouge155": "rouge155_tok:Rouge155Tokenizer",
     "whitespace-strict": "whitespace_strict:WhitespaceStrictTokenizer",
+    "whitespace-strict-trimmed": "whitespace_strict:WhitespaceStrictTrimmedTokenizer",
     "whitespace-ascii": "whitespace_ascii:WhitespaceAsciiTokenizer",
     "nltk-word": "nltk_word:NltkWordTokenizer",
+    "period-split": "period_split:PeriodSplitTokenizer",
     "whitespace-zh-sentences": "zh_sentences:WhitespaceZhSentencesTokenizer",
 }
 
@@ -51,13 +54,16 @@ def get_tokenizer(name: str) -> Tokenizer:
     return tokenizer
 
 
-def preprocess(text: str, tokenize: str, case: str, stage: str) -> list[str]:
-    """Case-fold and tokenize one segment as the ``tokenize``, ``lowercase`` and
-    ``lowercase_stage`` axes say."""
+def preprocess(
+    text: str, tokenize: str, case: str, stage: str, entities: str = "decode"
+) -> list[str]:
+    """Case-fold and tokenize one segment as the ``tokenize``, ``lowercase``,
+    ``lowercase_stage`` and ``entities`` axes say."""
     tokenizer = get_tokenizer(tokenize)
+    cut = tokenizer if entities == "decode" else tokenizer.undecoded
     if stage == "before-tokenize":
-        return tokenizer(lowercase(text, case))
-    return [lowercase(token, case) for token in tokenizer(text)]
+        return cut(lowercase(text, case))
+    return [lowercase(token, case) for token in cut(text)]
 
 
 __all__ = [

@@ -20,10 +20,20 @@ class Tokenizer(abc.ABC):
     #: ASCII text, which is most text; tests/test_lost_input.py checks it for
     #: every tokenizer.
     keeps_ascii: ClassVar[bool] = True
+    #: Whether a line break is already a separator to it that it counts as such
+    #: (a blank text can still give a token): ROUGE's text pipeline then hands it
+    #: the text whole instead of line by line.
+    splits_lines: ClassVar[bool] = False
 
     @abc.abstractmethod
     def __call__(self, text: str) -> list[str]:
         """The tokens of ``text``."""
+
+    def undecoded(self, text: str) -> list[str]:
+        """The tokens of ``text`` with mteval's markup (entities, ``<skipped>``)
+        left as written (``entities=keep``); the same as ``__call__`` for a
+        tokenizer that decodes none."""
+        return self(text)
 
 
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

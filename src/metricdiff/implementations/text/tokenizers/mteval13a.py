@@ -120,12 +120,18 @@ def split_western(text: str) -> str:
     return text
 
 
+def join_lines(text: str) -> str:
+    """Step 2 of mteval-v13a's tokenization: a hyphen at a line end joins the word."""
+    if "\n" in text:
+        text = text.replace("-\n", "").replace("\n", " ")
+    return text
+
+
 def decode_13a(text: str) -> str:
     """Steps 1 to 3 (the language-independent part) of mteval-v13a's tokenization."""
     if "<skipped>" in text:
         text = text.replace("<skipped>", "")
-    if "\n" in text:
-        text = text.replace("-\n", "").replace("\n", " ")
+    text = join_lines(text)
     if "&" in text:
         text = (
             text.replace("&quot;", '"')
@@ -155,3 +161,7 @@ class Tokenizer13a(Tokenizer):
 
     def __call__(self, text: str) -> list[str]:
         return list(self._cached(text))
+
+    def undecoded(self, text: str) -> list[str]:
+        """Step 2 and steps 4 on: ``<skipped>`` and entities left as written."""
+        return split_western(f" {join_lines(text)} ").split()

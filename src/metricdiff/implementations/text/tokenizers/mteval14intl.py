@@ -79,6 +79,11 @@ def tokenize_intl(text: str) -> tuple[str, ...]:
     return tuple(split_international(decode_v14(text)).split())
 
 
+def tokenize_intl_undecoded(text: str) -> tuple[str, ...]:
+    """Steps 2, 4 and 5 only: ``<skipped>`` and entities left as written."""
+    return tuple(split_international(text.replace("\u2028", " ")).split())
+
+
 class TokenizerIntl(Tokenizer):
     """mteval-v14.pl's ``tokenization_international`` without ``lc`` (see the module doc).
 
@@ -92,3 +97,6 @@ class TokenizerIntl(Tokenizer):
 
     def __call__(self, text: str) -> list[str]:
         return list(self._cached(text))
+
+    def undecoded(self, text: str) -> list[str]:
+        return list(tokenize_intl_undecoded(text))
