@@ -16,7 +16,11 @@ import pytest
 from metricdiff.comparison.stages import Difference, first_difference
 from metricdiff.findings.explain import changed, single_changes
 from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.reference.resample import _drawn_means, bootstrap_means
+from metricdiff.implementations.reference.resample import (
+    _drawn_means,
+    bootstrap_means,
+    rouge155_bootstrap_means,
+)
 from metricdiff.implementations.reference.rouge import _AFTER_COUNTS, counting_options
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions, profile_of
 from metricdiff.statistics import RougeResult
@@ -88,3 +92,25 @@ def test_remembered_bootstrap_means_are_numpys_draws_and_fresh_lists() -> None:
     again = bootstrap_means(rows, 20, 7)
     assert again == [pytest.approx(list(row), abs=1e-15) for row in expected]
     assert again == _drawn_means(rows, 20, 7)  # remembered == drawn afresh, exactly
+
+
+def _perl_means_by_hand(rows: list[list[float]], samples: int) -> list[list[float]]:
+    # ROUGE-1.5.5's bootstrapResampling: srand(i), then int(rand(N)) N times, with
+    # Perl's drand48 (x' = 0x5DEECE66D x + 0xB mod 2^48 from (i << 16) + 0x330E).
+    means = []
+    for i in range(samples):
+        state, drawn = (i << 16) + 0x330E, []
+        for _ in rows:
+            state = (0x5DEECE66D * state + 0xB) % (1 << 48)
+            drawn.append(rows[int(state / (1 << 48) * len(rows))])
+        means.append([sum(row[c] for row in drawn) / len(drawn) for c in range(3)])
+    return means
+
+
+@pytest.mark.parametrize("rows", [[[0.5, 0.25, 0.3]], [[0.5, 0.25, 0.3], [1.0, 0.0, 0.0],
+                                                       [0.2, 0.4, 0.1]]])
+def test_remembered_rouge155_means_are_perls_draws(rows: list[list[float]]) -> None:
+    first = rouge155_bootstrap_means(rows, 30)
+    first[0][0] = -1.0  # a caller's change must not reach the next caller
+    again = rouge155_bootstrap_means(rows, 30)
+    assert again == [pytest.approx(row, abs=1e-15) for row in _perl_means_by_hand(rows, 30)]

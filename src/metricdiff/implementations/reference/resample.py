@@ -112,7 +112,23 @@ def rouge155_bootstrap_means(rows: Sequence[Sequence[float]], samples: int) -> l
     """ROUGE-1.5.5's resamples (ROUGE-CORPUS-AVERAGE; ``bootstrapResampling``,
     ROUGE-1.5.5.pl l. 693-760): resample i calls ``srand(i)`` and draws
     ``int(rand(N))`` N times; each gives the column means of the rows drawn."""
+    frozen = tuple(tuple(row) for row in rows)
+    return [list(means) for means in _remembered_rouge155_means(frozen, samples)]
+
+
+# Remembered, as ``_remembered_means``: the same rows under many profiles.
+@lru_cache(maxsize=64)
+def _remembered_rouge155_means(
+    rows: tuple[tuple[float, ...], ...], samples: int
+) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(means) for means in _drawn_rouge155_means(rows, samples))
+
+
+def _drawn_rouge155_means(rows: Sequence[Sequence[float]], samples: int) -> list[list[float]]:
     size, columns = len(rows), len(rows[0])
+    if size == 1:  # int(rand(1)) is 0 on every draw: each resample is that row
+        once = [_sequential_mean([rows[0][c]]) for c in range(columns)]
+        return [list(once) for _ in range(samples)]
     means = []
     for i in range(samples):
         draws = perl_rand(i)
