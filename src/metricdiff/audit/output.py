@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -30,14 +31,24 @@ def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
     return [finding.to_json() for audit in audits for finding in audit.findings]
 
 
-def write_findings(out_dir: Path, audits: Sequence[MetricAudit]) -> list[Path]:
-    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``."""
+def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) -> list[Path]:
+    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``.
+
+    ``kept``: how many of ``audits`` (the first ones) the ``results.jsonl``
+    already in ``out_dir`` holds, as this function wrote them.  Their rows are
+    copied as bytes, not made and encoded again: an audit writes the folder after
+    every metric, and encoding every earlier metric's rows each time made the
+    writing grow with the square of the metrics."""
     out_dir.mkdir(parents=True, exist_ok=True)
     findings = out_dir / FINDINGS_NAME
     write_atomic(findings, json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n")
     results = out_dir / RESULTS_NAME
+    kept = kept if results.exists() else 0
     with atomic_stream(results) as stream:  # row by row: it can be long
-        for audit in audits:
+        if kept:
+            with results.open("rb") as earlier:
+                shutil.copyfileobj(earlier, stream)
+        for audit in audits[kept:]:
             for row in result_rows(audit):
                 stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
     about = out_dir / AUDIT_NAME

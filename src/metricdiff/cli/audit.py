@@ -158,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
                                      args.timeout)
                 compared.append(table)
             if out:  # what is done is kept, even if a later metric fails or is interrupted
-                _write(out, audits, compared)
+                _write(out, audits, compared, kept=len(args.finished))
                 args.finished.append(metric)
             lost = _lost_input(audit.participants, corpus, metric)
             if args.format == "json":
@@ -207,16 +207,17 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
-def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison]
-           ) -> None:
+def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison],
+           kept: int = 0) -> None:
     """The audit folder's files as they stand after each metric (its reports are
-    written once, from the last of these: ``_write_reports``)."""
+    written once, from the last of these: ``_write_reports``); ``kept``: how many
+    of ``audits`` an earlier call of this run wrote already."""
     from metricdiff.audit import output as audit_output
     from metricdiff.cli._user_impls import write_inferred
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.reports.model import COMPARE_NAME
 
-    audit_output.write_findings(out, audits)
+    audit_output.write_findings(out, audits, kept)
     if compared:
         text = json.dumps(Comparison(tuple(compared)).to_dict()["metrics"],
                           ensure_ascii=False, indent=1)

@@ -68,7 +68,12 @@ def first_difference(a: Result, b: Result, tolerance: Tolerance) -> Difference |
         return order.index(stage), int(index.rstrip("]") or -1)
 
     # In stage order on both sides, so a missing order is found where it starts.
-    for field in sorted(set(left) | set(right), key=position):
+    # ``_flatten`` yields stage order already: sorting is needed only when the
+    # two sides report different fields.
+    fields = list(left) if left.keys() == right.keys() else sorted(
+        set(left) | set(right), key=position
+    )
+    for field in fields:
         if field not in left or field not in right:
             return Difference(field, left.get(field, math.nan), right.get(field, math.nan))
         if not _same(left[field], right[field], tolerance):

@@ -20,7 +20,7 @@ import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import Difference, first_difference
-from metricdiff.implementations import get_adapter
+from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
@@ -111,6 +111,17 @@ def single_changes(options: Options) -> list[tuple[str, str]]:
 def changed(options: Options, changes: Sequence[tuple[str, str]]) -> Options | None:
     """``options`` with ``changes`` applied, or None where the combination is not a
     configuration (a value the axis refuses, axes that contradict each other)."""
+    try:
+        return _changed(options, tuple(changes))
+    except TypeError:  # options with an unhashable value: built afresh
+        return _changed.__wrapped__(options, tuple(changes))
+
+
+# Remembered: every search from the same profile tries the same changes (up to
+# MAX_SEARCHES of them per implementation in the conformance check), and options
+# are frozen, so the result is a function of the arguments.
+@functools.lru_cache(maxsize=1 << 16)
+def _changed(options: Options, changes: tuple[tuple[str, str], ...]) -> Options | None:
     from metricdiff.profiles import with_overrides
 
     try:
@@ -131,7 +142,14 @@ def reference_score(
     the same case again and again (every pair of implementations that disagree
     on it, every cause tried before), and the reference is a pure function of
     its arguments."""
-    return score(get_adapter("reference", metric), metric, hyps, refs, options).result
+    return score(_reference(metric), metric, hyps, refs, options).result
+
+
+# The reference's adapter has no state, and looking it up checks the spec's
+# axes against the metric's paper profile: once per metric, not per score.
+@functools.cache
+def _reference(metric: str) -> AnyAdapter:
+    return get_adapter("reference", metric)
 
 
 class Reproducer:

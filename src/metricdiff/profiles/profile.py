@@ -4,6 +4,7 @@ values on every axis, and writing the one-line signature and reading it back."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import TypeVar
 
 import attrs
@@ -41,10 +42,23 @@ def with_overrides(options: Options, overrides: Mapping[str, str]) -> Options:
 
 def profile_of(options: attrs.AttrsInstance) -> dict[str, str]:
     """Every axis of ``options`` with its value written as text."""
-    return {
-        name: AXES[name].format(value)
+    try:
+        return dict(_profile_items(options))  # type: ignore[arg-type]
+    except TypeError:  # options with an unhashable value: written out afresh
+        return dict(_written(options))
+
+
+def _written(options: attrs.AttrsInstance) -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (name, AXES[name].format(value))
         for name, value in attrs.asdict(options, recurse=False).items()
-    }
+    )
+
+
+# Remembered: the audit writes the same few profiles out thousands of times (the
+# explainer's causes, the journal's keys); options are frozen, so the text is
+# a function of them.  A fresh dict per call, so callers may change theirs.
+_profile_items = lru_cache(maxsize=1 << 12)(_written)
 
 
 def signature(metric: str, impl: str, options: attrs.AttrsInstance) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from functools import lru_cache
 
 _MT_WORDS = 624
 _MT_MULTIPLIER = 1812433253
@@ -70,6 +71,22 @@ def bootstrap_means(
 
     One row is every resample's only draw, and ``resample_indices`` draws no
     random numbers for it: the resamples are that row, without drawing them."""
+    frozen = tuple(tuple(row) for row in rows)
+    return [list(means) for means in _remembered_means(frozen, samples, seed)]
+
+
+# Remembered: the audit's explainer scores a case under many profiles whose
+# per-segment results are the same rows, and the draws depend only on the rows'
+# number and the seed.  Few: each holds ``samples`` rows of means (a thousand by
+# default), and the explainer works through one case at a time.
+@lru_cache(maxsize=64)
+def _remembered_means(
+    rows: tuple[tuple[float, ...], ...], samples: int, seed: int
+) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(means) for means in _drawn_means(rows, samples, seed))
+
+
+def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> list[list[float]]:
     if len(rows) == 1:
         return [list(rows[0]) for _ in range(samples)]
     generator = numpy_legacy_generator(seed)
@@ -95,7 +112,23 @@ def rouge155_bootstrap_means(rows: Sequence[Sequence[float]], samples: int) -> l
     """ROUGE-1.5.5's resamples (ROUGE-CORPUS-AVERAGE; ``bootstrapResampling``,
     ROUGE-1.5.5.pl l. 693-760): resample i calls ``srand(i)`` and draws
     ``int(rand(N))`` N times; each gives the column means of the rows drawn."""
+    frozen = tuple(tuple(row) for row in rows)
+    return [list(means) for means in _remembered_rouge155_means(frozen, samples)]
+
+
+# Remembered, as ``_remembered_means``: the same rows under many profiles.
+@lru_cache(maxsize=64)
+def _remembered_rouge155_means(
+    rows: tuple[tuple[float, ...], ...], samples: int
+) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(means) for means in _drawn_rouge155_means(rows, samples))
+
+
+def _drawn_rouge155_means(rows: Sequence[Sequence[float]], samples: int) -> list[list[float]]:
     size, columns = len(rows), len(rows[0])
+    if size == 1:  # int(rand(1)) is 0 on every draw: each resample is that row
+        once = [_sequential_mean([rows[0][c]]) for c in range(columns)]
+        return [list(once) for _ in range(samples)]
     means = []
     for i in range(samples):
         draws = perl_rand(i)

@@ -273,6 +273,8 @@ _AFTER_COUNTS = ("multi_ref", "f_measure", "report", "rounding", "corpus_average
                  "empty_policy", "bootstrap_seed", "bootstrap_samples")
 
 
+# Remembered: options are frozen, and the audit asks for the same few thousands of times.
+@lru_cache(maxsize=1 << 12)
 def counting_options(options: RougeOptions) -> RougeOptions:
     """``options`` with the axes of ``_AFTER_COUNTS`` at the paper's values: what
     a segment's counts depend on, as the key under which they are remembered."""
