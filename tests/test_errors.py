@@ -98,7 +98,7 @@ def test_the_command_line_catches_the_root(
         raise errors.TokenizerUnavailable("no such package; pip install it")
 
     # A refusal that used to escape as a traceback: one line, exit status 2.
-    monkeypatch.setattr(metricdiff.cli.score, "read_input", refuse)
+    monkeypatch.setattr(metricdiff.cli.score, "stream_input", refuse)
     assert main(argv) == 2
     assert capsys.readouterr().err == "metricdiff: error: no such package; pip install it\n"
 
