@@ -106,6 +106,6 @@ def test_the_command_line_catches_the_root(
         raise errors.CommandFailed("exit status 3")
 
     # An implementation's failure that escapes its command: one line, exit status 1.
-    monkeypatch.setattr(metricdiff.cli.score, "read_input", died)
+    monkeypatch.setattr(metricdiff.cli.score, "stream_input", died)
     assert main(argv) == 1
     assert capsys.readouterr().err == "metricdiff: error: exit status 3\n"
