@@ -76,8 +76,14 @@ def fingerprint(project: Path) -> list[str]:
 def _signed_version(signature: str, name: str) -> str:
     """The version a signature states for implementation ``name``."""
     prefix = f"impl:{name}-"
-    return next((part.removeprefix(prefix) for part in signature.split("|")
-                 if part.startswith(prefix)), "")
+    return _bare(next((part.removeprefix(prefix) for part in signature.split("|")
+                       if part.startswith(prefix)), ""))
+
+
+def _bare(version: str) -> str:
+    """A version without the note on where an isolated peer was loaded from
+    (``2.3.1 (isolated; no 'jury' in main env)``): that is no other version."""
+    return version.split(" (", 1)[0]
 
 
 def participants(reports: Path) -> dict[str, str]:
@@ -88,7 +94,7 @@ def participants(reports: Path) -> dict[str, str]:
     report = json.loads((reports / "report.json").read_text(encoding="utf-8"))
     for metric in report["metrics"]:
         for person in metric["implementations"]:
-            versions[person["impl"]] = person["version"]
+            versions[person["impl"]] = _bare(person["version"])
     check_json = reports / "check.json"
     if check_json.exists():
         check = json.loads(check_json.read_text(encoding="utf-8"))

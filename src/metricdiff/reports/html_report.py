@@ -31,6 +31,7 @@ from metricdiff.reports.content import (
 )
 from metricdiff.reports.matrix import (
     FAILED,
+    LISTED_PATTERNS,
     LISTED_PER_PATTERN,
     NOT_APPLICABLE,
     UNKNOWN,
@@ -222,11 +223,20 @@ def _class_css(klass: str) -> str:
     return f"k{index}" if 0 <= index < len(CLASS_COLOURS) else "kx"
 
 
+#: The longest tooltip of a cell of the cases x implementations matrix.
+TITLE_LENGTH = 90
+
+
 def _cell(cell: Cell, text: str) -> str:
     """A cell of the matrix; its title says what went wrong, if anything did."""
     title = ""
     if cell.status != "ok" or cell.error:
-        title = f" title={attr(cell.status + (f': {cell.error}' if cell.error else ''))}"
+        said = cell.status + (f": {cell.error}" if cell.error else "")
+        # A tooltip, repeated on every row: its first words say enough, and the
+        # audit folder's results.jsonl has every error whole.
+        if len(said) > TITLE_LENGTH:
+            said = said[:TITLE_LENGTH - 1] + "…"
+        title = f" title={attr(said)}"
     return f"<td class={_class_css(cell.klass)}{title}>{text}</td>"
 
 
@@ -241,12 +251,20 @@ def cases_section(section: MetricReport) -> str:
     width = len(names) + 2
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
     rows = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
+    unlisted = [group for group in section.groups if not group.listed]
     for group in section.groups:
+        if not group.listed:
+            continue
         rows.append(_group_header(group, width))
         for row in group.listed:
             cells = "".join(_cell(c, _value(c)) for c in row.cells)
             rows.append(f"<tr><td><code>{escape(row.case)}</code></td>"
                         f"<td>{escape(row.source)}</td>{cells}</tr>")
+    if unlisted:
+        cases = sum(len(group.rows) for group in unlisted)
+        rows.append(f'<tr class="group"><th colspan="{width}">'
+                    f"{plural(len(unlisted), 'more pattern')} of generated cases "
+                    f"({plural(cases, 'case')}), none listed</th></tr>")
     return (
         "<p>On each case every implementation gets a class: <b>A</b> for the value of "
         "the first implementation that scored it, <b>B</b> for the next distinct value "
@@ -255,7 +273,8 @@ def cases_section(section: MetricReport) -> str:
         "without the headline number. The classes in column order are the case's "
         "pattern. The cases grouped by pattern, the most frequent first; every fixture "
         "case and line of a user's files is listed, and the first "
-        f"{plural(LISTED_PER_PATTERN, 'generated case')} of a pattern (the audit folder's "
+        f"{plural(LISTED_PER_PATTERN, 'generated case')} of each of the "
+        f"{LISTED_PATTERNS} most frequent patterns (the audit folder's "
         "results.jsonl has them all).</p>\n"
         "<table>\n" + "\n".join(rows) + "\n</table>"
     )

@@ -32,8 +32,11 @@ NOT_APPLICABLE = "-"
 UNKNOWN = "?"
 #: Class letters, in the order values are met.
 LETTERS = string.ascii_uppercase + string.ascii_lowercase
-#: How many of a pattern's generated cases a report lists.
+#: How many of a pattern's generated cases a report lists, in how many of the
+#: most frequent patterns: with twenty implementations nearly every generated case
+#: has a pattern of its own, and listing one of each made report.html megabytes.
 LISTED_PER_PATTERN = 1
+LISTED_PATTERNS = 20
 GENERATED = "generated"
 
 
@@ -131,17 +134,20 @@ class PatternGroup:
 
     pattern: str
     rows: tuple[CaseRow, ...]
+    #: How many of its generated cases a report lists (0 past the most frequent
+    #: ``LISTED_PATTERNS`` patterns).
+    generated_listed: int = LISTED_PER_PATTERN
 
     @property
     def listed(self) -> tuple[CaseRow, ...]:
         """The rows a report spells out, in the audit's order: the first
-        ``LISTED_PER_PATTERN`` generated cases and every other case."""
+        ``generated_listed`` generated cases and every other case."""
         chosen: list[CaseRow] = []
         generated = 0
         for row in self.rows:
             if row.source == GENERATED:
                 generated += 1
-                if generated > LISTED_PER_PATTERN:
+                if generated > self.generated_listed:
                     continue
             chosen.append(row)
         return tuple(chosen)
@@ -202,9 +208,12 @@ def case_rows(record: MetricRecord) -> tuple[CaseRow, ...]:
 
 def pattern_groups(rows: Sequence[CaseRow]) -> tuple[PatternGroup, ...]:
     """The rows grouped by pattern: most cases first, then by pattern; rows keep
-    their order inside a group."""
+    their order inside a group.  Generated cases are listed only in the first
+    ``LISTED_PATTERNS`` groups."""
     groups: dict[str, list[CaseRow]] = {}
     for row in rows:
         groups.setdefault(row.pattern, []).append(row)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
-    return tuple(PatternGroup(pattern, tuple(members)) for pattern, members in ordered)
+    return tuple(PatternGroup(pattern, tuple(members),
+                              LISTED_PER_PATTERN if rank < LISTED_PATTERNS else 0)
+                 for rank, (pattern, members) in enumerate(ordered))
