@@ -8,7 +8,7 @@ from __future__ import annotations
 import string
 
 from metricdiff.reports import html_report
-from metricdiff.reports.matrix import LISTED_PATTERNS, Cell, CaseRow, pattern_groups
+from metricdiff.reports.matrix import LISTED_PATTERNS, CaseRow, Cell, pattern_groups
 
 
 def row(case: str, source: str, pattern: str) -> CaseRow:
