@@ -25,7 +25,7 @@ from metricdiff.comparison.attribution import (
     shapley_values,
 )
 from metricdiff.comparison.inert import inert_axes
-from metricdiff.implementations.reference import bleu, rouge
+from metricdiff.implementations.reference import bleu, rouge_corpus
 from metricdiff.profiles import BleuOptions
 from metricdiff.profiles.metrics import Options, paper_options
 
@@ -122,7 +122,7 @@ def test_rouge1_tokenize_and_lowercase_interact():
     b = attrs.evolve(a, tokenize="rouge-score", lowercase="unicode")
 
     def score(options: Options) -> float:
-        result = rouge.corpus_rouge(["The cat sat."], [["the cat sat"]], options)
+        result = rouge_corpus.corpus_rouge(["The cat sat."], [["the cat sat"]], options)
         return 100.0 * result.fmeasure
 
     found = attribute(a, b, score)
@@ -204,7 +204,8 @@ def test_inert_rules_hold_for_the_reference(pairs):
                            stem_min_length=5, lowercase_stage="after-tokenize")
     assert inert_axes(rouge_a, rouge_b, refs) == {
         "multi_ref", "truncate_side", "stem_min_length", "lowercase_stage"}
-    assert rouge.corpus_rouge(hyps, refs, rouge_a) == rouge.corpus_rouge(hyps, refs, rouge_b)
+    assert (rouge_corpus.corpus_rouge(hyps, refs, rouge_a)
+            == rouge_corpus.corpus_rouge(hyps, refs, rouge_b))
 
 
 def test_several_references_make_multi_ref_live():

@@ -8,7 +8,7 @@ import pytest
 
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.reference.rouge import corpus_rouge
+from metricdiff.implementations.reference.rouge_corpus import corpus_rouge
 from metricdiff.implementations.text.tokenizers import get_tokenizer
 
 

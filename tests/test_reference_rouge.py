@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import lcs
 from metricdiff.implementations.reference.rouge import (
-    corpus_rouge,
     f_score,
     headline,
     sentence_rouge,
     truncate_bytes,
 )
+from metricdiff.implementations.reference.rouge_corpus import corpus_rouge
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import string
 
-from metricdiff.reports import html_report
+from metricdiff.reports import html_cases
 from metricdiff.reports.matrix import LISTED_PATTERNS, CaseRow, Cell, pattern_groups
 
 
@@ -36,7 +36,7 @@ def test_generated_cases_are_listed_for_the_most_frequent_patterns_only():
 
 def test_a_long_tooltip_is_cut():
     error = "UnsupportedOption: " + "x" * 300
-    cell = html_report._cell(Cell("-", "crash", None, error), "-")
+    cell = html_cases._cell(Cell("-", "crash", None, error), "-")
     title = cell.split('title="', 1)[1].split('"', 1)[0]
-    assert len(title) == html_report.TITLE_LENGTH and title.endswith("…")
+    assert len(title) == html_cases.TITLE_LENGTH and title.endswith("…")
     assert title.startswith("crash: UnsupportedOption: xxx")

@@ -32,7 +32,7 @@ from metricdiff.cli import main
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
-from metricdiff.reports import audit_reports, html_report, json_report, plot
+from metricdiff.reports import audit_reports, html_cases, json_report, plot
 from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
 from metricdiff.reports.content import listed_cases, metric_report
@@ -345,7 +345,7 @@ def test_the_reports_list_what_the_pattern_lists() -> None:
     assert data["patterns"] == [{"pattern": "AA", "count": 5, "all_agree": True,
                                  "cases": ["g1", "f1", "u1"], "not_listed": 2}]
     assert [row["case"] for row in data["case_matrix"]] == ["g1", "f1", "u1"]
-    page = html_report.cases_section(section)
+    page = html_cases.cases_section(section)
     assert "pattern <code>AA</code>: 5 cases (all agree); 2 not listed" in page
     assert "<code>u1</code>" in page and "<code>g2</code>" not in page
 

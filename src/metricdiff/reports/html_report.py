@@ -9,7 +9,7 @@ Every text that came from the audited data is escaped with ``html.escape``.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from html import escape
 
 from metricdiff.comparison import render as corpus_table
@@ -29,21 +29,12 @@ from metricdiff.reports.content import (
     largest,
     number,
 )
-from metricdiff.reports.matrix import (
-    FAILED,
-    LISTED_PATTERNS,
-    LISTED_PER_PATTERN,
-    NOT_APPLICABLE,
-    UNKNOWN,
-    Agreement,
-    Cell,
-    PatternGroup,
-)
+from metricdiff.reports.html_cases import CLASS_COLOURS, cases_section
+from metricdiff.reports.html_parts import attr, table, td
+from metricdiff.reports.matrix import Agreement
 from metricdiff.reports.visible import visible_html
 from metricdiff.wording import plural
 
-#: Background of each class of the cases x implementations matrix, in letter order.
-CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")
 OTHER_COLOUR = "#dddddd"
 #: The CSS class of a matrix cell: ``k0``, ``k1``... by letter, ``kx`` for the letters
 #: past the colours, ``kf`` for a failed run, ``kn`` for n/a or no headline number.
@@ -77,25 +68,6 @@ tr.group th { background: #e4e4f0; }
 """ + ", ".join(f"td.{name}" for name in CELL_CLASSES) + (
     " { text-align: center; font-family: ui-monospace, monospace; }\n") + "".join(
     f"td.{name} {{ {style} }}\n" for name, style in CELL_CLASSES.items())
-
-
-def attr(text: str) -> str:
-    """A value for an HTML attribute, quoted and escaped."""
-    return f'"{escape(text)}"'
-
-
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
-    """A table from header texts (escaped here) and row cells (HTML already)."""
-    head = "".join(f"<th>{escape(h)}</th>" for h in headers)
-    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
-    klass = f" class={attr(css)}" if css else ""
-    return f"<table{klass}>\n<tr>{head}</tr>\n{body}\n</table>"
-
-
-def td(content: str, css: str = "", title: str = "") -> str:
-    """A cell of HTML ``content``."""
-    extra = (f" class={attr(css)}" if css else "") + (f" title={attr(title)}" if title else "")
-    return f"<td{extra}>{content}</td>"
 
 
 # ------------------------------------------------------------------ sections
@@ -212,82 +184,6 @@ def agreement_section(section: MetricReport, draw: Callable[[Agreement, str], by
     alt = f"agreement matrix of {section.metric}"
     return (f"{intro}\n<img alt={attr(alt)} src=\"data:image/png;base64,{png}\">\n"
             f"<details><summary>The same as a table</summary>\n{as_table}\n</details>")
-
-
-def _class_css(klass: str) -> str:
-    if klass == FAILED:
-        return "kf"
-    if klass in (NOT_APPLICABLE, UNKNOWN):
-        return "kn"
-    index = ord(klass) - ord("A")
-    return f"k{index}" if 0 <= index < len(CLASS_COLOURS) else "kx"
-
-
-#: The longest tooltip of a cell of the cases x implementations matrix.
-TITLE_LENGTH = 90
-
-
-def _cell(cell: Cell, text: str) -> str:
-    """A cell of the matrix; its title says what went wrong, if anything did."""
-    title = ""
-    if cell.status != "ok" or cell.error:
-        said = cell.status + (f": {cell.error}" if cell.error else "")
-        # A tooltip, repeated on every row: its first words say enough, and the
-        # audit folder's results.jsonl has every error whole.
-        if len(said) > TITLE_LENGTH:
-            said = said[:TITLE_LENGTH - 1] + "…"
-        title = f" title={attr(said)}"
-    return f"<td class={_class_css(cell.klass)}{title}>{text}</td>"
-
-
-def _value(cell: Cell) -> str:
-    if cell.klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
-        return escape(cell.klass)
-    return escape(f"{cell.klass} {number(cell.headline)}")
-
-
-def cases_section(section: MetricReport) -> str:
-    names = [p.name for p in section.record.implementations]
-    width = len(names) + 2
-    head = "".join(f"<th>{escape(n)}</th>" for n in names)
-    rows = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
-    unlisted = [group for group in section.groups if not group.listed]
-    for group in section.groups:
-        if not group.listed:
-            continue
-        rows.append(_group_header(group, width))
-        for row in group.listed:
-            cells = "".join(_cell(c, _value(c)) for c in row.cells)
-            rows.append(f"<tr><td><code>{escape(row.case)}</code></td>"
-                        f"<td>{escape(row.source)}</td>{cells}</tr>")
-    if unlisted:
-        cases = sum(len(group.rows) for group in unlisted)
-        rows.append(f'<tr class="group"><th colspan="{width}">'
-                    f"{plural(len(unlisted), 'more pattern')} of generated cases "
-                    f"({plural(cases, 'case')}), none listed</th></tr>")
-    return (
-        "<p>On each case every implementation gets a class: <b>A</b> for the value of "
-        "the first implementation that scored it, <b>B</b> for the next distinct value "
-        f"(within tolerance), and so on; <b>{FAILED}</b> a crash, timeout or invalid "
-        f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
-        "without the headline number. The classes in column order are the case's "
-        "pattern. The cases grouped by pattern, the most frequent first; every fixture "
-        "case and line of a user's files is listed, and the first "
-        f"{plural(LISTED_PER_PATTERN, 'generated case')} of each of the "
-        f"{LISTED_PATTERNS} most frequent patterns (the audit folder's "
-        "results.jsonl has them all).</p>\n"
-        "<table>\n" + "\n".join(rows) + "\n</table>"
-    )
-
-
-def _group_header(group: PatternGroup, width: int) -> str:
-    count = len(group.rows)
-    agree = ""
-    if group.agree:
-        agree = " (all agree)" if set(group.pattern) == {"A"} else " (all that scored it agree)"
-    hidden = f"; {group.not_listed} not listed" if group.not_listed else ""
-    return (f'<tr class="group"><th colspan="{width}">pattern <code>{escape(group.pattern)}'
-            f"</code>: {plural(count, 'case')}{agree}{hidden}</th></tr>")
 
 
 def _result_text(result: Result | None) -> str:

@@ -15,7 +15,14 @@ from metricdiff.implementations.base import (
     ResultT,
     Scored,
 )
-from metricdiff.implementations.reference import bleu, fast_bleu, fast_rouge, rouge, rouge_shared
+from metricdiff.implementations.reference import (
+    bleu,
+    fast_bleu,
+    fast_rouge,
+    rouge,
+    rouge_corpus,
+    rouge_shared,
+)
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
@@ -114,7 +121,7 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
 
     family = "rouge"
     metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
-    corpus = staticmethod(rouge.corpus_rouge)
+    corpus = staticmethod(rouge_corpus.corpus_rouge)
     sentence = staticmethod(rouge.sentence_rouge)
 
     #: From this many segments on, a covered variant's corpus is scored by the

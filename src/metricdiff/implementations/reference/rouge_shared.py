@@ -1,6 +1,6 @@
 """Several ROUGE variants of one corpus, each text tokenized once for all of them.
 
-``rouge.corpus_rouge`` scores one variant; called once per variant it runs the
+``rouge_corpus.corpus_rouge`` scores one variant; called once per variant it runs the
 text pipeline (ROUGE-TOKENIZE: truncation, sentences, tokens, stopwords,
 stemming) on every text again.  The pipeline's output depends only on the text
 axes, not on the variant, except that variants looking at sentences (ROUGE-LSUM,
@@ -20,11 +20,11 @@ from collections.abc import Callable, Hashable, Sequence
 import attrs
 
 from metricdiff.implementations.reference.rouge import (
-    CorpusPairs,
     combine_references,
     rounded,
     usable_references,
 )
+from metricdiff.implementations.reference.rouge_corpus import CorpusPairs
 from metricdiff.implementations.reference.rouge_counts import pair_counts
 from metricdiff.implementations.reference.rouge_text import (
     Sentences,

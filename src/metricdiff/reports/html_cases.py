@@ -1,0 +1,100 @@
+"""The cases x implementations matrix of report.html (``matrix.py`` computes it):
+one row per listed case, grouped by pattern of disagreement."""
+
+from __future__ import annotations
+
+from html import escape
+
+from metricdiff.reports.content import MetricReport, number
+from metricdiff.reports.html_parts import attr
+from metricdiff.reports.matrix import (
+    FAILED,
+    LISTED_PATTERNS,
+    LISTED_PER_PATTERN,
+    NOT_APPLICABLE,
+    UNKNOWN,
+    Cell,
+    PatternGroup,
+)
+from metricdiff.wording import plural
+
+#: Background of each class of the cases x implementations matrix, in letter order.
+CLASS_COLOURS = ("#cdebc5", "#ffd8a8", "#f4b6b6", "#d9c2ec", "#b9d7f2", "#fff1a0")
+
+def _class_css(klass: str) -> str:
+    if klass == FAILED:
+        return "kf"
+    if klass in (NOT_APPLICABLE, UNKNOWN):
+        return "kn"
+    index = ord(klass) - ord("A")
+    return f"k{index}" if 0 <= index < len(CLASS_COLOURS) else "kx"
+
+
+#: The longest tooltip of a cell of the cases x implementations matrix.
+TITLE_LENGTH = 90
+
+
+def _cell(cell: Cell, text: str) -> str:
+    """A cell of the matrix; its title says what went wrong, if anything did."""
+    title = ""
+    if cell.status != "ok" or cell.error:
+        said = cell.status + (f": {cell.error}" if cell.error else "")
+        # A tooltip, repeated on every row: its first words say enough, and the
+        # audit folder's results.jsonl has every error whole.
+        if len(said) > TITLE_LENGTH:
+            said = said[:TITLE_LENGTH - 1] + "…"
+        title = f" title={attr(said)}"
+    return f"<td class={_class_css(cell.klass)}{title}>{text}</td>"
+
+
+def _value(cell: Cell) -> str:
+    if cell.klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
+        return escape(cell.klass)
+    return escape(f"{cell.klass} {number(cell.headline)}")
+
+
+def cases_section(section: MetricReport) -> str:
+    names = [p.name for p in section.record.implementations]
+    width = len(names) + 2
+    head = "".join(f"<th>{escape(n)}</th>" for n in names)
+    rows = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
+    unlisted = [group for group in section.groups if not group.listed]
+    for group in section.groups:
+        if not group.listed:
+            continue
+        rows.append(_group_header(group, width))
+        for row in group.listed:
+            cells = "".join(_cell(c, _value(c)) for c in row.cells)
+            rows.append(f"<tr><td><code>{escape(row.case)}</code></td>"
+                        f"<td>{escape(row.source)}</td>{cells}</tr>")
+    if unlisted:
+        cases = sum(len(group.rows) for group in unlisted)
+        rows.append(f'<tr class="group"><th colspan="{width}">'
+                    f"{plural(len(unlisted), 'more pattern')} of generated cases "
+                    f"({plural(cases, 'case')}), none listed</th></tr>")
+    return (
+        "<p>On each case every implementation gets a class: <b>A</b> for the value of "
+        "the first implementation that scored it, <b>B</b> for the next distinct value "
+        f"(within tolerance), and so on; <b>{FAILED}</b> a crash, timeout or invalid "
+        f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
+        "without the headline number. The classes in column order are the case's "
+        "pattern. The cases grouped by pattern, the most frequent first; every fixture "
+        "case and line of a user's files is listed, and the first "
+        f"{plural(LISTED_PER_PATTERN, 'generated case')} of each of the "
+        f"{LISTED_PATTERNS} most frequent patterns (the audit folder's "
+        "results.jsonl has them all).</p>\n"
+        "<table>\n" + "\n".join(rows) + "\n</table>"
+    )
+
+
+def _group_header(group: PatternGroup, width: int) -> str:
+    count = len(group.rows)
+    agree = ""
+    if group.agree:
+        agree = " (all agree)" if set(group.pattern) == {"A"} else " (all that scored it agree)"
+    hidden = f"; {group.not_listed} not listed" if group.not_listed else ""
+    return (f'<tr class="group"><th colspan="{width}">pattern <code>{escape(group.pattern)}'
+            f"</code>: {plural(count, 'case')}{agree}{hidden}</th></tr>")
+
+
+__all__ = ["CLASS_COLOURS", "TITLE_LENGTH", "cases_section"]
