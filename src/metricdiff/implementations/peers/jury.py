@@ -63,6 +63,12 @@ def _offline_first() -> None:
     os.environ.setdefault("HF_HOME", str(_isolated.peer_dir(NAME) / ".hf-home"))
 
 
+#: Both families' cost in an audit (``Adapter.audit_generated_cases``).
+AUDIT_GENERATED_CASES = 300
+AUDIT_COST = ("about 0.1 s a case: each call of jury goes through Hugging Face datasets "
+              "and, for ROUGE, 1000 bootstrap resamples")
+
+
 def _metric(which: str) -> Any:
     """``jury.load_metric(which)``, offline, inside ``_isolated.active``."""
     _offline_first()
@@ -75,9 +81,8 @@ class JuryRougeAdapter(IsolatedPeerAdapter):
     """jury 2.3.1's ``rouge`` (rouge-score underneath), F only."""
 
     name = NAME
-    audit_generated_cases = 300
-    audit_cost = ("about 0.1 s a case: each call of jury goes through Hugging Face "
-                  "datasets and, for ROUGE, 1000 bootstrap resamples")
+    audit_generated_cases = AUDIT_GENERATED_CASES
+    audit_cost = AUDIT_COST
     distribution = "jury"
     modules = ("numpy", "rouge_score")
     metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
@@ -117,9 +122,8 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """jury 2.3.1's ``sacrebleu`` (its ``bleu`` needs the network)."""
 
     name = NAME
-    audit_generated_cases = 300
-    audit_cost = ("about 0.1 s a case: each call of jury goes through Hugging Face "
-                  "datasets and, for ROUGE, 1000 bootstrap resamples")
+    audit_generated_cases = AUDIT_GENERATED_CASES
+    audit_cost = AUDIT_COST
     distribution = "jury"
     family = "bleu"
     metrics = ("bleu",)
