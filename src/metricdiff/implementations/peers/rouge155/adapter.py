@@ -12,7 +12,7 @@ import attrs
 
 from metricdiff.errors import Rouge155Error, Rouge155ScriptDied, UnsupportedOption
 from metricdiff.implementations.base import ANY, Adapter, Cases, References, Tolerance
-from metricdiff.implementations.peers.rouge155 import crash, locate, run
+from metricdiff.implementations.peers.rouge155 import crash, guarded, locate, run
 from metricdiff.implementations.peers.rouge155.averages import average
 from metricdiff.implementations.peers.rouge155.data import (
     NO_EXCEPTIONS,
@@ -151,13 +151,17 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         scored: dict[int, RougeResult] = {}
         if batch:
             scored.update(self._robust(batch, options, data, failures))
-        # Each suspect alone, so that its failure cannot cost the batch; they are
-        # independent processes, so they run side by side, one per core.
-        with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
-            for alone in pool.map(
-                lambda case: self._robust([case], options, data, failures, True), suspects
+        # Each suspect alone, so that its failure cannot cost the batch: all in
+        # one guarded Perl process, one forked run per core at a time.  Should
+        # that process fail, what it left undecided runs one process per suspect.
+        workers = os.cpu_count() or 1
+        alone, undecided = guarded.run_alone(suspects, options, data, failures, workers)
+        scored.update(alone)
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            for result in pool.map(
+                lambda case: self._robust([case], options, data, failures, True), undecided
             ):
-                scored.update(alone)
+                scored.update(result)
         return [
             scored[i] if i in scored else CaseFailure(i, failures.get(i, "no score printed"))
             for i in range(len(cases))
@@ -180,17 +184,16 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     def score_cases(
         self, metric: str, cases: Cases, options: RougeOptions
     ) -> list[RougeResult | BaseException]:
-        """Every segment of every case in one ``score_segments`` call -- one Perl
-        run (two processes, scores and counts) for the lot, plus the ones that
-        ``score_segments`` always adds: each ROUGE-W segment with an empty
-        reference alone, and the halves of a bisected batch -- then each case's
-        segments averaged as ``corpus_score`` averages them.  A case with a
-        segment the script died on gets the ``Rouge155Error`` that its own
-        ``corpus_score`` would raise (segment indices within the case); a
-        malformed case (hypothesis and reference counts differ, a text that is
-        not a string) is left out of the batch and given to ``corpus_score`` on
-        its own, whose exception it gets; an error that belongs to no segment (an option the script
-        cannot honour, the script or its data missing) is every case's outcome."""
+        """Every segment of every case in one ``score_segments`` call -- one Perl run (two
+        processes, scores and counts) for the lot, plus the ones that ``score_segments``
+        always adds: the guarded process that runs each ROUGE-W segment with an empty
+        reference alone, and the halves of a bisected batch -- then each case's segments
+        averaged as ``corpus_score`` averages them. A case with a segment the script died on
+        gets the ``Rouge155Error`` that its own ``corpus_score`` would raise (segment
+        indices within the case); a malformed case (hypothesis and reference counts differ,
+        a text that is not a string) is left out of the batch and given to ``corpus_score``
+        on its own, whose exception it gets; an error that belongs to no segment (an option
+        the script cannot honour, the script or its data missing) is every case's outcome."""
         outcomes: list[RougeResult | BaseException | None] = [None] * len(cases)
         hyps: list[str] = []
         refs: list[Sequence[str | None]] = []

@@ -35,6 +35,38 @@ def _write(path: Path, lines: Sequence[str]) -> None:
     path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8", "replace"))
 
 
+#: The two runs of a batch (see the package docstring): per-evaluation counts,
+#: then R, P and F.
+COUNTS_RUN: tuple[str, ...] = ("-t", "2")
+SCORES_RUN: tuple[str, ...] = ("-t", "0", "-r", "2")
+
+
+def write_inputs(tmp: Path, cases: Sequence[ScriptCase], data: Path) -> str:
+    """Write ``cases`` as the files and ``-z SPL`` list of one run in ``tmp``;
+    returns the ``-e`` argument (a link to ``data`` where possible)."""
+    try:
+        (tmp / "data").symlink_to(data, target_is_directory=True)
+        data_arg = "data"
+    except OSError:
+        data_arg = str(data)
+    listing = []
+    for position, case in enumerate(cases):
+        _write(tmp / f"p{position}", case.hyp)
+        models = []
+        for j, ref in enumerate(case.refs):
+            _write(tmp / f"m{position}.{j}", ref)
+            models.append(f"m{position}.{j}")
+        listing.append(f"p{position} {' '.join(models)}\n")
+    (tmp / "list").write_text("".join(listing), encoding="ascii")
+    return data_arg
+
+
+def script_arguments(data_arg: str, options: RougeOptions, run: Sequence[str]) -> list[str]:
+    """The script's command-line arguments for one run (``COUNTS_RUN`` or
+    ``SCORES_RUN``) on the list ``write_inputs`` wrote."""
+    return ["-e", data_arg, "-d", *script_flags(options), *run, "-z", "SPL", "list"]
+
+
 def run_batch(
     cases: list[ScriptCase],
     options: RougeOptions,
@@ -46,29 +78,14 @@ def run_batch(
     perl = locate.perl_path()
     if release is None or perl is None:
         raise Rouge155ScriptDied("the script or perl went missing")
-    flags = script_flags(options)
     with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
         tmp = Path(name)
-        try:
-            (tmp / "data").symlink_to(data, target_is_directory=True)
-            data_arg = "data"
-        except OSError:
-            data_arg = str(data)
-        listing = []
-        for position, case in enumerate(cases):
-            _write(tmp / f"p{position}", case.hyp)
-            models = []
-            for j, ref in enumerate(case.refs):
-                _write(tmp / f"m{position}.{j}", ref)
-                models.append(f"m{position}.{j}")
-            listing.append(f"p{position} {' '.join(models)}\n")
-        (tmp / "list").write_text("".join(listing), encoding="ascii")
-        base = [perl, str(release / locate.SCRIPT), "-e", data_arg, "-d", *flags]
+        data_arg = write_inputs(tmp, cases, data)
 
-        def start(key: str, extra: Sequence[str]) -> subprocess.Popen[bytes]:
+        def start(key: str, run: Sequence[str]) -> subprocess.Popen[bytes]:
             with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
                 return subprocess.Popen(
-                    [*base, *extra, "-z", "SPL", "list"],
+                    [perl, str(release / locate.SCRIPT), *script_arguments(data_arg, options, run)],
                     cwd=tmp,
                     stdout=out,
                     stderr=err,
@@ -79,22 +96,30 @@ def run_batch(
         # the scores run (same input, same code path).  A batch expected to die
         # (``expect_death``) starts the scores run only if the counts run lived;
         # otherwise both run side by side and a dying counts run stops the other.
-        counts = start("counts", ["-t", "2"])
-        scores = None if expect_death else start("scores", ["-t", "0", "-r", "2"])
+        counts = start("counts", COUNTS_RUN)
+        scores = None if expect_death else start("scores", SCORES_RUN)
         code = counts.wait()
         if code != 0:
             if scores is not None:
                 scores.kill()
                 scores.wait()
-            raise Rouge155ScriptDied(_error_text(tmp / "counts.err", code))
+            raise Rouge155ScriptDied(error_text(tmp / "counts.err", code))
         if scores is None:
-            scores = start("scores", ["-t", "0", "-r", "2"])
+            scores = start("scores", SCORES_RUN)
         code = scores.wait()
         if code != 0:
-            raise Rouge155ScriptDied(_error_text(tmp / "scores.err", code))
-        label = method_label(options)
-        printed_scores = _parse(tmp / "scores.out", label)
-        printed_counts = _parse(tmp / "counts.out", label)
+            raise Rouge155ScriptDied(error_text(tmp / "scores.err", code))
+        return read_results(tmp, cases, options, failures)
+
+
+def read_results(
+    tmp: Path, cases: Sequence[ScriptCase], options: RougeOptions, failures: dict[int, str]
+) -> dict[int, RougeResult]:
+    """Each case's scores from ``scores.out`` and ``counts.out`` in ``tmp``, the
+    output of both runs on what ``write_inputs`` wrote there."""
+    label = method_label(options)
+    printed_scores = _parse(tmp / "scores.out", label)
+    printed_counts = _parse(tmp / "counts.out", label)
     results: dict[int, RougeResult] = {}
     for position, case in enumerate(cases):
         score, count = printed_scores.get(position + 1), printed_counts.get(position + 1)
@@ -123,7 +148,7 @@ def _parse(path: Path, label: str) -> dict[int, tuple[float, float, float]]:
     return found
 
 
-def _error_text(path: Path, code: int) -> str:
+def error_text(path: Path, code: int) -> str:
     lines = [
         line
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
