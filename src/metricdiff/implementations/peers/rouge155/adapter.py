@@ -152,10 +152,15 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         if batch:
             scored.update(self._robust(batch, options, data, failures))
         # Each suspect alone, so that its failure cannot cost the batch: all in
-        # one guarded Perl process, one forked run per core at a time.  Should
-        # that process fail, what it left undecided runs one process per suspect.
+        # one guarded Perl process, one forked run per core at a time (a lone
+        # suspect costs one process either way, and less without the guard).
+        # What that process leaves undecided runs one process per suspect.
         workers = os.cpu_count() or 1
-        alone, undecided = guarded.run_alone(suspects, options, data, failures, workers)
+        alone, undecided = (
+            guarded.run_alone(suspects, options, data, failures, workers)
+            if len(suspects) > 1
+            else ({}, suspects)
+        )
         scored.update(alone)
         with ThreadPoolExecutor(max_workers=workers) as pool:
             for result in pool.map(
