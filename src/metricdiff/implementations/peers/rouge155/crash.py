@@ -1,5 +1,5 @@
 """Predicting which references make ROUGE-W divide by zero, so that the segments
-with one run in processes of their own."""
+with one run each on its own (``guarded``)."""
 
 from __future__ import annotations
 
