@@ -30,7 +30,6 @@ and one ``own cost`` line per implementation.  Nothing asserts a time.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import resource
 import subprocess
@@ -62,28 +61,31 @@ def main_job(impls: tuple[str, ...], generate: int, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def own_cost(impl: str, metric: str, generate: int) -> dict[str, float]:
-    """CPU seconds each participant of ``impl`` needs to score ``metric``'s cases
-    of the main job, in this process (call it in a fresh one)."""
-    from metricdiff.audit.cases import fixture_cases, generated_cases
+def own_cost(impl: str, generate: int) -> float:
+    """CPU seconds every participant of ``impl`` needs to score the main job's
+    cases of every metric it has, in this process (call it in a fresh one)."""
+    from metricdiff.audit.cases import DEFAULT_METRICS, fixture_cases, generated_cases
     from metricdiff.audit.participants import participants
     from metricdiff.cases.bundled import fixtures_folder
     from metricdiff.cases.fixtures import load_all
-    from metricdiff.implementations import resolve
+    from metricdiff.implementations import computes, resolve
 
-    people, _ = participants(metric, [impl])
-    cases = [*fixture_cases(load_all(fixtures_folder()), metric),
-             *generated_cases(metric, generate, SEED)]
-    samples = [case.sample for case in cases]
-    costs = {}
-    for person in people:
-        adapter = resolve(person.impl, metric)
-        cap = adapter.audit_generated_cases  # as the audit runs it (--all-cases aside)
-        taken = samples if cap is None else samples[: len(samples) - generate + cap]
-        before = _cpu()
-        adapter.score_cases(metric, taken, person.options)
-        costs[person.name] = _cpu() - before
-    return costs
+    fixtures = load_all(fixtures_folder())
+    total = 0.0
+    for metric in DEFAULT_METRICS:
+        if not computes(impl, metric):
+            continue
+        people, _ = participants(metric, [impl])
+        samples = [case.sample for case in [*fixture_cases(fixtures, metric),
+                                            *generated_cases(metric, generate, SEED)]]
+        for person in people:
+            adapter = resolve(person.impl, metric)
+            cap = adapter.audit_generated_cases  # as the audit runs it (--all-cases aside)
+            taken = samples if cap is None else samples[: len(samples) - generate + cap]
+            before = _cpu()
+            adapter.score_cases(metric, taken, person.options)
+            total += _cpu() - before
+    return total
 
 
 def _cpu() -> float:
@@ -92,27 +94,20 @@ def _cpu() -> float:
     return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
 
 
-def own_cost_in_child(impl: str, metric: str, generate: int) -> dict[str, float]:
-    code = ("import json, sys; sys.path.insert(0, sys.argv[1]); import bench_main_job as b; "
-            "print(json.dumps(b.own_cost(sys.argv[2], sys.argv[3], int(sys.argv[4]))))")
+def own_cost_in_child(impl: str, generate: int) -> float:
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import bench_main_job as b; "
+            "print(b.own_cost(sys.argv[2], int(sys.argv[3])))")
     done = subprocess.run([sys.executable, "-c", code, str(Path(__file__).parent), impl,
-                           metric, str(generate)], check=True, capture_output=True, text=True)
-    return dict(json.loads(done.stdout.strip().splitlines()[-1]))
+                           str(generate)], check=True, capture_output=True, text=True)
+    return float(done.stdout.strip().splitlines()[-1])
 
 
 def own_costs(impls: tuple[str, ...], generate: int) -> dict[str, float]:
-    """Implementation -> CPU seconds of its participants on every metric it has."""
-    from metricdiff.audit.cases import DEFAULT_METRICS
-    from metricdiff.implementations import computes
-
-    runs = [(impl, metric) for impl in impls for metric in DEFAULT_METRICS
-            if computes(impl, metric)]
-    totals = dict.fromkeys(impls, 0.0)
-    with ThreadPoolExecutor(CORES) as pool:  # two at a time, one per core
-        for (impl, _), costs in zip(runs, pool.map(
-                lambda run: own_cost_in_child(run[0], run[1], generate), runs), strict=True):
-            totals[impl] += sum(costs.values())
-    return totals
+    """Implementation -> CPU seconds of its participants on every metric it has,
+    each implementation in a fresh process, two at a time (one per core)."""
+    with ThreadPoolExecutor(CORES) as pool:
+        costs = pool.map(lambda impl: own_cost_in_child(impl, generate), impls)
+        return dict(zip(impls, costs, strict=True))
 
 
 def main() -> None:
