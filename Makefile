@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[peers,compiled,vizseq,html,ray,ja,ko,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[peers,compiled,vizseq,ray,ja,ko,dev]'
 	$(BIN)/metricdiff install-peers
 	touch $(STAMP)
 

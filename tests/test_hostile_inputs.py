@@ -130,7 +130,7 @@ MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "
 
 
 def test_no_data_in_report_md_becomes_raw_html(tmp_path: Path) -> None:
-    text = audit_reports.render_reports(hostile_audit(tmp_path), pictures=False)["report.md"]
+    text = audit_reports.render_reports(hostile_audit(tmp_path))["report.md"]
     page = rendered_markdown(text)
     # Each hostile text shows exactly as written, inside one code span: a fence
     # closed early or padding lost would cut or change it.

@@ -3,10 +3,8 @@
 
 The golden files ``tests/golden/report_small/report.*`` are the reports of the
 committed audit folder ``tests/golden/audit_small/`` (a real audit, made by
-``tests/golden/make_audit_small.py``), with the agreement pictures' base64 payload
-replaced by a placeholder so that they do not depend on the matplotlib version.
-They were checked by hand once; after an intended change of format, regenerate
-them with
+``tests/golden/make_audit_small.py``).  They were checked by hand once; after
+an intended change of format, regenerate them with
 
     METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_reports.py
 
@@ -32,7 +30,7 @@ from metricdiff.cli import main
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
-from metricdiff.reports import audit_reports, html_cases, json_report, plot
+from metricdiff.reports import audit_reports, html_cases, json_report
 from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
 from metricdiff.reports.content import listed_cases, metric_report
@@ -47,33 +45,18 @@ AUDIT = GOLDEN / "audit_small"
 EXPECTED = GOLDEN / "report_small"
 UPDATE = os.environ.get("METRICDIFF_UPDATE_GOLDEN") == "1"
 NAMES = ("report.md", "report.html", "report.json", "packages.md")
-PNG = re.compile(r"data:image/png;base64,[A-Za-z0-9+/=]+")
 #: The tags report.html is made of: any other tag would come from the data.
 TAGS = {"html", "head", "meta", "title", "style", "body", "h1", "h2", "h3", "h4", "p", "nav",
         "a", "section", "table", "tr", "th", "td", "code", "span", "ul", "li", "details",
-        "summary", "img", "div", "b", "i", "br"}
-
-
-def scrub(text: str) -> str:
-    """The report with every picture's bytes replaced by a placeholder."""
-    return PNG.sub("data:image/png;base64,SCRUBBED", text)
-
-
-@pytest.fixture
-def no_matplotlib_needed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without matplotlib, pictures are stand-in bytes: the scrubbed page is the same."""
-    if not plot.available():
-        monkeypatch.setattr(plot, "available", lambda: True)
-        monkeypatch.setattr(plot, "agreement_png", lambda _matrix, _unit: b"png")
+        "summary", "div", "b", "i", "br"}
 
 
 # ---------------------------------------------------------------- golden files
 
 
-@pytest.mark.usefixtures("no_matplotlib_needed")
 @pytest.mark.parametrize("name", NAMES)
 def test_golden(name: str) -> None:
-    text = scrub(audit_reports.render_reports(AUDIT)[name])
+    text = audit_reports.render_reports(AUDIT)[name]
     golden = EXPECTED / name
     if UPDATE:
         golden.parent.mkdir(parents=True, exist_ok=True)
@@ -124,7 +107,7 @@ def with_script(tmp_path: Path) -> Path:
 
 
 def test_markup_in_the_data_is_text_in_the_html(tmp_path: Path) -> None:
-    page = audit_reports.render_reports(with_script(tmp_path), pictures=False)["report.html"]
+    page = audit_reports.render_reports(with_script(tmp_path))["report.html"]
     parser = Tags()
     parser.feed(page)
     assert parser.scripts == 0
@@ -136,7 +119,7 @@ def test_markup_in_the_data_is_text_in_the_html(tmp_path: Path) -> None:
 
 
 def test_markup_in_the_data_stays_in_code_spans_in_markdown(tmp_path: Path) -> None:
-    text = audit_reports.render_reports(with_script(tmp_path), pictures=False)["report.md"]
+    text = audit_reports.render_reports(with_script(tmp_path))["report.md"]
     assert "<script>alert(1)</script>" in text
     outside = re.sub(r"``.*?``|`[^`]*`", "", text)
     assert "<" not in outside
@@ -153,27 +136,9 @@ def test_two_runs_write_the_same_bytes(tmp_path: Path) -> None:
         assert a.read_bytes() == b.read_bytes()
 
 
-def test_the_picture_is_deterministic() -> None:
-    pytest.importorskip("matplotlib")
-    matrix = agreement(load_audit(AUDIT).metrics[0])
-    first = plot.agreement_png(matrix, "BLEU points")
-    assert first[:8] == b"\x89PNG\r\n\x1a\n"
-    assert b"Software" not in first
-    assert plot.agreement_png(matrix, "BLEU points") == first
-
-
-def test_the_picture_has_a_palette() -> None:
-    pytest.importorskip("matplotlib")
-    png = plot.agreement_png(agreement(load_audit(AUDIT).metrics[0]), "BLEU points")
-    # PNG spec: the IHDR chunk's colour type (byte 25 of the file) is 3 for a palette
-    assert png[12:16] == b"IHDR" and png[25] == 3
-
-
-def test_without_matplotlib_the_matrix_is_a_table(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(plot, "available", lambda: False)
+def test_the_agreement_matrix_is_a_shaded_table() -> None:
     page = audit_reports.render_reports(AUDIT)["report.html"]
-    assert "<img" not in page
-    assert page.count("matplotlib is not installed") == 1
+    assert "<img" not in page and "data:image" not in page
     # one agreement table per metric, headed by its implementations
     assert page.count("<tr><th></th><th>reference</th>") == 2
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from metricdiff.atomic import write_atomic
 from metricdiff.errors import OutputError
-from metricdiff.reports import html_report, json_report, markdown, packages, plot
+from metricdiff.reports import html_report, json_report, markdown, packages
 from metricdiff.reports.content import build
 from metricdiff.reports.model import load_audit
 
@@ -24,15 +24,10 @@ HTML_NAME = "report.html"
 JSON_NAME = "report.json"
 
 
-def render_reports(folder: Path, timestamp: str | None = None,
-                   pictures: bool = True) -> dict[str, str]:
-    """File name -> contents of the reports of the audit in ``folder``.
-    ``pictures=False`` (or matplotlib missing) draws the agreement matrices as
-    tables."""
+def render_reports(folder: Path, timestamp: str | None = None) -> dict[str, str]:
+    """File name -> contents of the reports of the audit in ``folder``."""
     report = build(load_audit(folder), timestamp)
-    drawable = pictures and plot.available()
-    page = html_report.render(report, plot.agreement_png if drawable else None,
-                              missing_note=pictures and not drawable)
+    page = html_report.render(report)
     data = json_report.render(report)
     return {
         MARKDOWN_NAME: markdown.render(report),

@@ -1,22 +1,20 @@
-"""``report.html``: one self-contained page (inline CSS, pictures as data URIs, no
-script, nothing fetched) with the tables of ``report.md``, an agreement matrix per
-metric, the cases x implementations matrix grouped by pattern of disagreement, and
-every minimal example with its invisible characters shown.
+"""``report.html``: one self-contained page (inline CSS, no script, nothing
+fetched) with the tables of ``report.md``, an agreement matrix per metric (a table
+whose cells are shaded by the difference), the cases x implementations matrix
+grouped by pattern of disagreement, and every minimal example with its invisible
+characters shown.
 
 Every text that came from the audited data is escaped with ``html.escape``.
 """
 
 from __future__ import annotations
 
-import base64
-from collections.abc import Callable
 from html import escape
 
 from metricdiff.comparison import render as corpus_table
 from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.profiles.metrics import Result
-from metricdiff.reports import plot
 from metricdiff.reports.content import (
     CORPUS_INTRO,
     PAPERS,
@@ -169,21 +167,14 @@ def agreement_table(matrix: Agreement) -> str:
     return f"<table>\n{head}\n{body}\n</table>"
 
 
-def agreement_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
-                      ) -> str:
+def agreement_section(section: MetricReport) -> str:
     unit = UNITS[section.family]
     if not section.agreement.names:
         return "<p>No implementation took part.</p>"
     intro = (f"<p>Each cell: the largest difference between two implementations' headline "
              f"numbers (in {escape(unit)}) over the cases both scored, and on how many of "
              "them they differ beyond tolerance.</p>")
-    as_table = agreement_table(section.agreement)
-    if draw is None:
-        return intro + "\n" + as_table
-    png = base64.b64encode(draw(section.agreement, unit)).decode("ascii")
-    alt = f"agreement matrix of {section.metric}"
-    return (f"{intro}\n<img alt={attr(alt)} src=\"data:image/png;base64,{png}\">\n"
-            f"<details><summary>The same as a table</summary>\n{as_table}\n</details>")
+    return intro + "\n" + agreement_table(section.agreement)
 
 
 def _result_text(result: Result | None) -> str:
@@ -216,8 +207,7 @@ def corpus_section(found: MetricComparison) -> str:
     ])
 
 
-def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes] | None
-                   ) -> str:
+def metric_section(section: MetricReport) -> str:
     record = section.record
     spec = "spec/bleu.md" if section.family == "bleu" else "spec/rouge.md"
     parts = [
@@ -239,7 +229,7 @@ def metric_section(section: MetricReport, draw: Callable[[Agreement, str], bytes
     notes += [f"skipped: {reason}" for reason in record.skipped]
     if notes:
         parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
-    parts += ["<h3>Agreement</h3>", agreement_section(section, draw), "<h3>Findings</h3>"]
+    parts += ["<h3>Agreement</h3>", agreement_section(section), "<h3>Findings</h3>"]
     if section.findings:
         parts += [f"<p>Largest difference: of the headline number, in "
                   f"{escape(UNITS[section.family])}.</p>", findings_table(section)]
@@ -277,10 +267,8 @@ LEGEND = (
 )
 
 
-def render(report: Report, draw: Callable[[Agreement, str], bytes] | None = None,
-           missing_note: bool = False) -> str:
-    """The whole of ``report.html``.  ``draw`` makes an agreement matrix's PNG; without
-    it the matrices are tables (``missing_note``: say that matplotlib is missing)."""
+def render(report: Report) -> str:
+    """The whole of ``report.html``."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -295,13 +283,10 @@ def render(report: Report, draw: Callable[[Agreement, str], bytes] | None = None
     if report.timestamp:
         parts.append(f"<p>Generated {escape(report.timestamp)}.</p>")
     parts.append(f"<p>{escape(report.summary())}</p>")
-    if missing_note:
-        parts.append(f'<p class="note">matplotlib is not installed ({escape(plot.INSTALL_HINT)})'
-                     ": the agreement matrices are shown as tables.</p>")
     parts.append(f'<p class="note">{LEGEND}</p>')
     links = " · ".join(f'<a href="#metric-{m.metric}">{escape(m.metric)}</a>'
                        for m in report.metrics)
     parts.append(f"<nav>{links}</nav>")
-    parts += [metric_section(section, draw) for section in report.metrics]
+    parts += [metric_section(section) for section in report.metrics]
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"
