@@ -115,12 +115,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="--generate 300")
     parser.add_argument("--generate", type=int, help="default 2000 (300 with --quick)")
     parser.add_argument("--impl", action="append", help=f"default: {', '.join(ORIGINAL)}")
+    parser.add_argument("--wall", type=float,
+                        help="the main job's wall seconds, measured before: run only part 2")
     args = parser.parse_args()
     generate = args.generate or (300 if args.quick else 2000)
     impls = tuple(args.impl or ORIGINAL)
     label = "nine-original" if impls == ORIGINAL else f"{len(impls)}-impls"
-    with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-") as folder:
-        wall = main_job(impls, generate, Path(folder))
+    wall = args.wall
+    if wall is None:
+        with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-") as folder:
+            wall = main_job(impls, generate, Path(folder))
     print(f"main job ({label}, fixtures + --generate {generate}): {wall:.1f} s wall", flush=True)
     costs = own_costs(impls, generate)
     for impl, seconds in sorted(costs.items(), key=lambda item: -item[1]):
