@@ -35,11 +35,13 @@ COUNT_OPTIONS = st.builds(
 
 
 @settings(max_examples=300, deadline=None)
-@given(tokens=TOKENS, options=COUNT_OPTIONS.filter(lambda o: o.variant in ("s", "su")))
-def test_skip_units_equal_the_readable_units(tokens, options):
-    # The oracle: rouge_counts.units, the index-pair generator of the paper's §5.
-    assert fast_rouge_counts.skip_units(tokens, options) == dict(
-        rouge_counts.units(tokens, options))
+@given(hyp=TOKENS, ref=TOKENS, options=COUNT_OPTIONS.filter(lambda o: o.variant in ("s", "su")))
+def test_skip_gram_counts_equal_the_readable_gram_counts(hyp, ref, options):
+    # The oracle: rouge_counts.gram_counts of rouge_counts.units, the index-pair
+    # generator of the paper's §5.
+    expected = rouge_counts.gram_counts(rouge_counts.units(hyp, options),
+                                        rouge_counts.units(ref, options), options)
+    assert fast_rouge_counts.skip_gram_counts(hyp, ref, options) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -87,11 +89,17 @@ def test_fast_corpus_rouge_equals_corpus_rouge(segments, options, text):
 
 def test_skip_bigrams_of_the_papers_example():
     # Lin 2004 §5: "police killed the gunman" has C(4,2) = 6 skip-bigrams with an
-    # unlimited skip; with skip 0 they are its 3 bigrams.
-    tokens = ["police", "killed", "the", "gunman"]
-    assert sum(fast_rouge_counts.skip_bigram_counts(tokens, -1).values()) == 6
-    assert fast_rouge_counts.skip_bigram_counts(tokens, 0) == {
-        ("police", "killed"): 1, ("killed", "the"): 1, ("the", "gunman"): 1}
+    # unlimited skip; with skip 0 they are its 3 bigrams.  Against S4 "the gunman
+    # police killed" 2 skip-bigrams match, "the gunman" and "police killed" (§5).
+    s1 = ["police", "killed", "the", "gunman"]
+    s4 = ["the", "gunman", "police", "killed"]
+    unlimited = RougeOptions(variant="s", skip=-1)
+    assert fast_rouge_counts.skip_gram_counts(s1, s1, unlimited) == (
+        rouge_counts.PairCounts(6, 6, 6))
+    assert fast_rouge_counts.skip_gram_counts(s4, s1, unlimited) == (
+        rouge_counts.PairCounts(2, 6, 6))
+    assert fast_rouge_counts.skip_gram_counts(s1, s1, attrs.evolve(unlimited, skip=0)) == (
+        rouge_counts.PairCounts(3, 3, 3))
 
 
 def test_remembered_counts_are_keyed_by_the_count_axes_only():

@@ -12,18 +12,20 @@ a stemmer that stems none of its words) often give the same tokens, and then
 the same counts, which are remembered here by the tokens (``remembered_pair_counts``).
 What is counted afresh is counted with loops in C:
 
-* skip-bigrams: every pair at most ``skip + 1`` apart is ``zip(tokens,
-  tokens[gap:])`` for each gap, or ``itertools.combinations`` when the skip is
-  unlimited, counted by Counter's C helper (``fast_counting``), where the
-  readable ``skip_bigram_counts`` runs a generator over index pairs;
-* ROUGE-1.5.5's WLCS marks: the table ``lcs.wlcs_marks`` fills, in one
-  inlined loop over the hypothesis with the weights f(k) looked up, computed by
-  the same expression in the same order, so every cell's value is the same float.
+* skip-bigrams: the tokens numbered, each pair (a, b) one number, the pairs
+  ``gap`` apart made by ``map`` for each gap and counted by Counter's C helper
+  (``fast_counting``), where the readable ``skip_bigram_counts`` builds a tuple
+  per index pair in a generator;
+* ROUGE-1.5.5's WLCS marks: the values of the table ``lcs.wlcs_marks`` fills,
+  one inlined loop per row with the weights f(k) looked up, computed by the
+  same expressions in the same order, so every cell is the same float; the
+  moves are read off those values on the walk back instead of being stored.
 """
 
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
@@ -44,32 +46,35 @@ Tokens = Sequence[Hashable]
 COUNT_AXES = ("variant", "n", "skip", "su_unigrams", "counts", "wlcs", "weight")
 
 
-def skip_bigram_counts(tokens: Tokens, skip: int) -> Grams:
-    """``rouge_counts.skip_bigram_counts``: the pairs (tokens[i], tokens[j]),
-    1 <= j - i <= skip + 1 (any j > i for ``skip = -1``), counted."""
+def skip_units(ids: Sequence[int], size: int, options: RougeOptions) -> Grams:
+    """``rouge_counts.units`` for ROUGE-S and -SU, of tokens coded as numbers
+    below ``size`` (``_coded``): the skip-bigram (a, b) is the number
+    size² + a·size + b, the pairs ``gap`` apart summed by ``map`` for each gap
+    up to skip + 1 (every gap for ``skip = -1``); -SU adds each token's own
+    number (every token, or all but the last for ``su_unigrams=rouge155``)."""
     counts: Grams = {}
-    if skip < 0 or skip + 2 >= len(tokens):
-        _count_elements(counts, itertools.combinations(tokens, 2))
-    else:
-        for gap in range(1, skip + 2):
-            _count_elements(counts, zip(tokens, tokens[gap:], strict=False))
-    return counts
-
-
-def skip_units(tokens: Tokens, options: RougeOptions) -> Grams:
-    """``rouge_counts.units`` for ROUGE-S and -SU: the skip-bigrams, and for
-    -SU the unigrams as 1-tuples (every token, or all but the last for
-    ``su_unigrams=rouge155``)."""
-    counts = skip_bigram_counts(tokens, options.skip)
+    firsts = [size * (size + token) for token in ids]
+    reach = len(ids) - 1 if options.skip < 0 else min(options.skip + 1, len(ids) - 1)
+    for gap in range(1, reach + 1):
+        _count_elements(counts, map(operator.add, firsts[:-gap], ids[gap:]))
     if options.variant == "su":
-        kept = tokens if options.su_unigrams == "paper" else tokens[:-1]
-        _count_elements(counts, zip(kept))
+        _count_elements(counts, ids if options.su_unigrams == "paper" else ids[:-1])
     return counts
+
+
+def _coded(hyp: Tokens, ref: Tokens) -> tuple[list[int], list[int], int]:
+    """Both sides' tokens as numbers, equal tokens the same number, and how many
+    numbers there are: a number hashes and adds faster than a tuple of strings."""
+    numbers: dict[Hashable, int] = {}
+    hyp_ids = [numbers.setdefault(token, len(numbers)) for token in hyp]
+    ref_ids = [numbers.setdefault(token, len(numbers)) for token in ref]
+    return hyp_ids, ref_ids, len(numbers)
 
 
 def skip_gram_counts(hyp: Tokens, ref: Tokens, options: RougeOptions) -> PairCounts:
-    """``rouge_counts.gram_counts`` of the skip units of both sides."""
-    hyp_units, ref_units = skip_units(hyp, options), skip_units(ref, options)
+    """``rouge_counts.gram_counts`` of the ROUGE-S or -SU units of both sides."""
+    hyp_ids, ref_ids, size = _coded(hyp, ref)
+    hyp_units, ref_units = skip_units(hyp_ids, size, options), skip_units(ref_ids, size, options)
     if options.counts == "set":
         return PairCounts(len(hyp_units.keys() & ref_units.keys()), len(hyp_units),
                           len(ref_units))
@@ -78,45 +83,55 @@ def skip_gram_counts(hyp: Tokens, ref: Tokens, options: RougeOptions) -> PairCou
 
 
 def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
-    """``lcs.wlcs_marks``: the table of ``lcs._wlcs_rows`` with ``up_on_tie``,
-    keeping only the moves, then the same walk back from (m, n)."""
-    n = len(hyp)
-    f = [lcs.wlcs_weight(k, weight) for k in range(min(len(ref), n) + 2)]
-    c_prev = [0.0] * (n + 1)
-    w_prev = [0] * (n + 1)
-    moves = [[0] * (n + 1)]
-    for ref_token in ref:
-        c_row = [0.0] * (n + 1)
-        w_row = [0] * (n + 1)
-        move_row = [0] * (n + 1)
-        left = 0.0  # c(i, j-1)
-        for j, hyp_token in enumerate(hyp, start=1):
-            if ref_token == hyp_token:
-                k = w_prev[j - 1]
-                left = c_prev[j - 1] + f[k + 1] - f[k]
-                w_row[j] = k + 1
-                move_row[j] = lcs.DIAGONAL
-            elif c_prev[j] >= left:
-                left = c_prev[j]
-                move_row[j] = lcs.UP
-            else:
-                move_row[j] = lcs.LEFT
-            c_row[j] = left
-        moves.append(move_row)
-        c_prev, w_prev = c_row, w_row
-    i, j = len(ref), n
+    """``lcs.wlcs_marks``: the values c of the table of ``lcs._wlcs_rows``, then
+    the same walk back from (m, n), each move read off the values as that table
+    chose it (diagonal on equal tokens, else up when c(i-1, j) >= c(i, j-1))."""
+    rows = _wlcs_values(ref, hyp, weight)
+    i, j = len(ref), len(hyp)
     marks: list[int] = []
     while i > 0 and j > 0:
-        move = moves[i][j]
-        if move == lcs.DIAGONAL:
+        if ref[i - 1] == hyp[j - 1]:
             i, j = i - 1, j - 1
             marks.append(i)
-        elif move == lcs.UP:
+        elif rows[i - 1][j] >= rows[i][j - 1]:
             i -= 1
         else:
             j -= 1
     marks.reverse()
     return marks
+
+
+def _wlcs_values(ref: Tokens, hyp: Tokens, weight: float) -> list[list[float]]:
+    """The rows c(i, ·), i = 0..m, of the WLCS table (``lcs._wlcs_rows``): one
+    inlined loop per row, f looked up; a match cell adds f(k+1) - f(k) to the
+    cell up and left in the table's order, any other cell takes the larger of
+    the cell above and the cell before it.  A row whose token the hypothesis
+    lacks is therefore the running maximum of the row above (``accumulate``)."""
+    n = len(hyp)
+    f = [lcs.wlcs_weight(k, weight) for k in range(min(len(ref), n) + 2)]
+    present = set(hyp)
+    no_runs = [0] * (n + 1)
+    c_prev, w_prev = [0.0] * (n + 1), no_runs
+    rows = [c_prev]
+    for ref_token in ref:
+        if ref_token not in present:
+            c_prev, w_prev = list(itertools.accumulate(c_prev, max)), no_runs
+            rows.append(c_prev)
+            continue
+        c_row = [0.0] * (n + 1)
+        w_row = [0] * (n + 1)
+        left = 0.0  # c(i, j - 1)
+        for j, hyp_token in enumerate(hyp, start=1):
+            if ref_token == hyp_token:
+                k = w_prev[j - 1]
+                left = c_prev[j - 1] + f[k + 1] - f[k]
+                w_row[j] = k + 1
+            elif c_prev[j] > left:
+                left = c_prev[j]
+            c_row[j] = left
+        rows.append(c_row)
+        c_prev, w_prev = c_row, w_row
+    return rows
 
 
 def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> PairCounts:
@@ -168,4 +183,4 @@ def fast_corpus_rouge(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
 
 
 __all__ = ["COUNT_AXES", "count_options", "fast_corpus_rouge", "fast_pair_counts",
-           "remembered_pair_counts", "skip_bigram_counts", "skip_units", "wlcs_marks"]
+           "remembered_pair_counts", "skip_gram_counts", "skip_units", "wlcs_marks"]
