@@ -134,6 +134,19 @@ def _wlcs_values(ref: Tokens, hyp: Tokens, weight: float) -> list[list[float]]:
     return rows
 
 
+def remembered_wlcs_marks(ref: Sequence[str], hyp: Sequence[str], weight: float
+                          ) -> tuple[int, ...]:
+    """``wlcs_marks``, remembered by the two sentences: profiles whose text
+    pipelines differ still share most sentences."""
+    return _remembered_marks(tuple(ref), tuple(hyp), weight)
+
+
+@lru_cache(maxsize=1 << 16)
+def _remembered_marks(ref: tuple[str, ...], hyp: tuple[str, ...], weight: float
+                      ) -> tuple[int, ...]:
+    return tuple(wlcs_marks(ref, hyp, weight))
+
+
 def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> PairCounts:
     """``rouge_counts.pair_counts``, skip-bigrams and ROUGE-1.5.5's WLCS marks
     by the fast paths above; every other variant by the reference itself."""
@@ -142,7 +155,8 @@ def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> P
     if options.variant in ("s", "su"):
         return skip_gram_counts(_joined(hyp), _joined(ref), options)
     if options.variant == "w" and options.wlcs == "rouge155":
-        return rouge_counts.wlcs_rouge155_counts(hyp, ref, options.weight, marks=wlcs_marks)
+        return rouge_counts.wlcs_rouge155_counts(hyp, ref, options.weight,
+                                                 marks=remembered_wlcs_marks)
     return rouge_counts.pair_counts(hyp, ref, options)
 
 
@@ -183,4 +197,5 @@ def fast_corpus_rouge(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
 
 
 __all__ = ["COUNT_AXES", "count_options", "fast_corpus_rouge", "fast_pair_counts",
-           "remembered_pair_counts", "skip_gram_counts", "skip_units", "wlcs_marks"]
+           "remembered_pair_counts", "remembered_wlcs_marks", "skip_gram_counts",
+           "skip_units", "wlcs_marks"]

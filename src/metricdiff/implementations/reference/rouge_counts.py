@@ -18,7 +18,7 @@ from metricdiff.profiles.rouge import RougeOptions
 
 Grams = Counter[Hashable]
 #: The reference positions ROUGE-1.5.5 marks in one sentence pair (``lcs.wlcs_marks``).
-Marks = Callable[[Sequence[str], Sequence[str], float], list[int]]
+Marks = Callable[[Sequence[str], Sequence[str], float], Sequence[int]]
 
 
 @attrs.frozen
