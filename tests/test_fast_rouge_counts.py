@@ -46,9 +46,11 @@ def test_skip_gram_counts_equal_the_readable_gram_counts(hyp, ref, options):
 
 @settings(max_examples=300, deadline=None)
 @given(ref=TOKENS, hyp=TOKENS, weight=WEIGHT)
-def test_wlcs_marks_equal_the_readable_marks(ref, hyp, weight):
+def test_wlcs_and_its_marks_equal_the_readable_ones(ref, hyp, weight):
     # The oracle: lcs.wlcs_marks, the table of lcs._wlcs_rows walked back.
     assert fast_rouge_counts.wlcs_marks(ref, hyp, weight) == lcs.wlcs_marks(ref, hyp, weight)
+    # The oracle: lcs.wlcs, the paper's §4 algorithm.
+    assert fast_rouge_counts.wlcs(ref, hyp, weight) == lcs.wlcs(ref, hyp, weight)
 
 
 @settings(max_examples=300, deadline=None)

@@ -134,6 +134,12 @@ def _wlcs_values(ref: Tokens, hyp: Tokens, weight: float) -> list[list[float]]:
     return rows
 
 
+def wlcs(ref: Tokens, hyp: Tokens, weight: float) -> float:
+    """``lcs.wlcs``: c(m, n) of the table (a tie between up and left gives the
+    cell the same value whichever move is recorded)."""
+    return _wlcs_values(ref, hyp, weight)[-1][len(hyp)]
+
+
 def remembered_wlcs_marks(ref: Sequence[str], hyp: Sequence[str], weight: float
                           ) -> tuple[int, ...]:
     """``wlcs_marks``, remembered by the two sentences: profiles whose text
@@ -148,8 +154,8 @@ def _remembered_marks(ref: tuple[str, ...], hyp: tuple[str, ...], weight: float
 
 
 def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> PairCounts:
-    """``rouge_counts.pair_counts``, skip-bigrams and ROUGE-1.5.5's WLCS marks
-    by the fast paths above; every other variant by the reference itself."""
+    """``rouge_counts.pair_counts``, skip-bigrams, WLCS and ROUGE-1.5.5's WLCS
+    marks by the fast paths above; every other variant by the reference itself."""
     if not any(hyp) and not any(ref):
         return PairCounts(0, 0, 0, empty=True)
     if options.variant in ("s", "su"):
@@ -157,6 +163,8 @@ def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> P
     if options.variant == "w" and options.wlcs == "rouge155":
         return rouge_counts.wlcs_rouge155_counts(hyp, ref, options.weight,
                                                  marks=remembered_wlcs_marks)
+    if options.variant == "w":
+        return rouge_counts.wlcs_counts(_joined(hyp), _joined(ref), options.weight, wlcs=wlcs)
     return rouge_counts.pair_counts(hyp, ref, options)
 
 
@@ -198,4 +206,4 @@ def fast_corpus_rouge(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
 
 __all__ = ["COUNT_AXES", "count_options", "fast_corpus_rouge", "fast_pair_counts",
            "remembered_pair_counts", "remembered_wlcs_marks", "skip_gram_counts",
-           "skip_units", "wlcs_marks"]
+           "skip_units", "wlcs", "wlcs_marks"]

@@ -19,6 +19,8 @@ from metricdiff.profiles.rouge import RougeOptions
 Grams = Counter[Hashable]
 #: The reference positions ROUGE-1.5.5 marks in one sentence pair (``lcs.wlcs_marks``).
 Marks = Callable[[Sequence[str], Sequence[str], float], Sequence[int]]
+#: WLCS(X, Y) of a reference X and a hypothesis Y (``lcs.wlcs``).
+Weighted = Callable[[Sequence[str], Sequence[str], float], float]
 
 
 @attrs.frozen
@@ -147,12 +149,14 @@ def summary_lcs_counts(hyp: Sentences, ref: Sentences) -> PairCounts:
     )
 
 
-def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float) -> PairCounts:
+def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float,
+                wlcs: Weighted = lcs.wlcs) -> PairCounts:
     """ROUGE-W as the paper defines it (ROUGE-W, §4): WLCS(X, Y) over f(m) and
     f(n); R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)) are formed from these by
-    ``recall_precision``."""
+    ``recall_precision``.  ``wlcs`` computes WLCS(X, Y) (``lcs.wlcs``, or a fast
+    path equal to it)."""
     return PairCounts(
-        lcs.wlcs(ref, hyp, weight),
+        wlcs(ref, hyp, weight),
         lcs.wlcs_weight(len(hyp), weight),
         lcs.wlcs_weight(len(ref), weight),
     )
