@@ -115,3 +115,17 @@ def test_remembered_counts_are_keyed_by_the_count_axes_only():
         rouge_counts.PairCounts(1, 3, 1))
     assert fast_rouge_counts.count_options(plain) != fast_rouge_counts.count_options(
         attrs.evolve(plain, skip=0))
+
+
+def test_a_large_corpus_is_counted_without_remembering_and_alike():
+    # The oracle: the readable corpus_rouge, on a corpus at the size from which
+    # pairs are no longer remembered.
+    size = fast_rouge_counts.REMEMBER_BELOW
+    hyps = [f"the cat sat on mat {i}\nthe end" for i in range(size)]
+    refs = [[f"a cat sat on the mat {i % 7}\nend", None] for i in range(size)]
+    for options in (RougeOptions(variant="su", skip=4), RougeOptions(variant="w", wlcs="rouge155",
+                                                                     multi_ref="pooled")):
+        before = fast_rouge_counts._remembered.cache_info().currsize
+        assert fast_rouge_counts.fast_corpus_rouge(hyps, refs, options) == (
+            rouge_corpus.corpus_rouge(hyps, refs, options))
+        assert fast_rouge_counts._remembered.cache_info().currsize == before

@@ -153,16 +153,17 @@ def _remembered_marks(ref: tuple[str, ...], hyp: tuple[str, ...], weight: float
     return tuple(wlcs_marks(ref, hyp, weight))
 
 
-def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> PairCounts:
+def fast_pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions,
+                     marks: rouge_counts.Marks = wlcs_marks) -> PairCounts:
     """``rouge_counts.pair_counts``, skip-bigrams, WLCS and ROUGE-1.5.5's WLCS
-    marks by the fast paths above; every other variant by the reference itself."""
+    marks (``marks``) by the fast paths above; every other variant by the
+    reference itself."""
     if not any(hyp) and not any(ref):
         return PairCounts(0, 0, 0, empty=True)
     if options.variant in ("s", "su"):
         return skip_gram_counts(_joined(hyp), _joined(ref), options)
     if options.variant == "w" and options.wlcs == "rouge155":
-        return rouge_counts.wlcs_rouge155_counts(hyp, ref, options.weight,
-                                                 marks=remembered_wlcs_marks)
+        return rouge_counts.wlcs_rouge155_counts(hyp, ref, options.weight, marks=marks)
     if options.variant == "w":
         return rouge_counts.wlcs_counts(_joined(hyp), _joined(ref), options.weight, wlcs=wlcs)
     return rouge_counts.pair_counts(hyp, ref, options)
@@ -195,15 +196,25 @@ def count_options(options: RougeOptions) -> RougeOptions:
 @lru_cache(maxsize=1 << 16)
 def _remembered(hyp: FrozenSentences, ref: FrozenSentences, options: RougeOptions
                 ) -> PairCounts:
-    return fast_pair_counts([list(s) for s in hyp], [list(s) for s in ref], options)
+    return fast_pair_counts([list(s) for s in hyp], [list(s) for s in ref], options,
+                            remembered_wlcs_marks)
+
+
+#: A corpus of this many segments or more is counted without remembering
+#: (``fast_pair_counts``): its pairs are seldom counted again, and remembering
+#: their tokens would only hold memory.  The audit's cases are smaller.
+REMEMBER_BELOW = 256
 
 
 def fast_corpus_rouge(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                       options: RougeOptions) -> RougeResult:
-    """``rouge_corpus.corpus_rouge``, each pair counted by ``remembered_pair_counts``."""
-    return corpus_rouge(hyps, refs, options, count=remembered_pair_counts)
+    """``rouge_corpus.corpus_rouge``, each pair counted by ``remembered_pair_counts``
+    (by ``fast_pair_counts`` from ``REMEMBER_BELOW`` segments on)."""
+    small = len(hyps) < REMEMBER_BELOW
+    return corpus_rouge(hyps, refs, options,
+                        count=remembered_pair_counts if small else fast_pair_counts)
 
 
-__all__ = ["COUNT_AXES", "count_options", "fast_corpus_rouge", "fast_pair_counts",
+__all__ = ["COUNT_AXES", "REMEMBER_BELOW", "count_options", "fast_corpus_rouge", "fast_pair_counts",
            "remembered_pair_counts", "remembered_wlcs_marks", "skip_gram_counts",
            "skip_units", "wlcs", "wlcs_marks"]
