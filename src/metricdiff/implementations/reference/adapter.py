@@ -19,8 +19,8 @@ from metricdiff.implementations.reference import (
     bleu,
     fast_bleu,
     fast_rouge,
+    fast_rouge_counts,
     rouge,
-    rouge_corpus,
     rouge_shared,
 )
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
@@ -117,16 +117,18 @@ class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
 
 
 class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
-    """ROUGE as Lin (2004) defines it (``rouge.py``)."""
+    """ROUGE as Lin (2004) defines it (``rouge.py``); a corpus's pairs counted by
+    the fast path ``fast_rouge_counts`` (tested equal to ``rouge_counts``)."""
 
     family = "rouge"
     metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
-    corpus = staticmethod(rouge_corpus.corpus_rouge)
+    corpus = staticmethod(fast_rouge_counts.fast_corpus_rouge)
     sentence = staticmethod(rouge.sentence_rouge)
 
     #: From this many segments on, a covered variant's corpus is scored by the
-    #: fast path (``fast_rouge``); below, the readable path's remembered segment
-    #: counts serve the audit, which scores small cases under many profiles.
+    #: fast path (``fast_rouge``); below, the remembered segment and pair counts
+    #: (``fast_rouge_counts``) serve the audit, which scores small cases under
+    #: many profiles.
     FAST_FROM = 256
 
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,

@@ -36,6 +36,7 @@ from metricdiff.errors import EmptyInputError
 from metricdiff.implementations.reference import lcs, resample
 from metricdiff.implementations.reference.rouge_counts import PairCounts, pair_counts
 from metricdiff.implementations.reference.rouge_text import (
+    Sentences,
     by_sentence,
     text_sentences,
     truncate_bytes,
@@ -43,7 +44,11 @@ from metricdiff.implementations.reference.rouge_text import (
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
+#: Counts one hypothesis against one reference, both as sentences of tokens.
+PairCounter = Callable[[Sentences, Sentences, RougeOptions], PairCounts]
+
 __all__ = [
+    "PairCounter",
     "PairCounts",
     "by_sentence",
     "combine_references",
@@ -283,14 +288,16 @@ def counting_options(options: RougeOptions) -> RougeOptions:
 # Remembered: the audit's explainer and compare's attribution score the same
 # segments under many profiles that differ only after the counts.  Call it with
 # ``counting_options(options)``, or profiles differing only there miss each other.
+# ``count`` counts one pair: ``pair_counts``, or a fast path equal to it.
 @lru_cache(maxsize=1 << 17)
 def _segment_counts(
-    hyp: str, refs: tuple[str | None, ...], options: RougeOptions
+    hyp: str, refs: tuple[str | None, ...], options: RougeOptions,
+    count: PairCounter = pair_counts,
 ) -> tuple[PairCounts, ...]:
     hyp_sentences = text_sentences(hyp, options, truncate=True)
     truncate_refs = options.truncate_side == "both"
     return tuple(
-        pair_counts(hyp_sentences, text_sentences(ref, options, truncate=truncate_refs), options)
+        count(hyp_sentences, text_sentences(ref, options, truncate=truncate_refs), options)
         for ref in usable_references(refs)
     )
 

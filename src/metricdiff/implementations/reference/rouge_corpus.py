@@ -9,6 +9,7 @@ from collections.abc import Iterable, Sequence
 
 from metricdiff.implementations.reference import resample
 from metricdiff.implementations.reference.rouge import (
+    PairCounter,
     _empty_result,
     _segment_counts,
     combine_references,
@@ -17,7 +18,7 @@ from metricdiff.implementations.reference.rouge import (
     result_from_counts,
     rounded,
 )
-from metricdiff.implementations.reference.rouge_counts import PairCounts
+from metricdiff.implementations.reference.rouge_counts import PairCounts, pair_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -123,18 +124,20 @@ class _ExactSum:
 
 
 def corpus_rouge(
-    hyps: Iterable[str], refs: Iterable[Sequence[str | None]], options: RougeOptions
+    hyps: Iterable[str], refs: Iterable[Sequence[str | None]], options: RougeOptions,
+    *, count: PairCounter = pair_counts,
 ) -> RougeResult:
     """Corpus ROUGE (ROUGE-CORPUS-AVERAGE): each segment scored against its references,
     then combined by ``corpus_average`` (``CorpusPairs``).  ``refs`` yields each
     segment's references.  With ``rounding=perl-5dp`` each pair is rounded before
     averaging and the average is rounded again (ROUGE-1.5.5 averages the
-    per-unit scores it printed).  No segments give 0.
+    per-unit scores it printed).  No segments give 0.  ``count`` counts each
+    pair (``rouge_counts.pair_counts``, or a fast path equal to it).
     """
     corpus = CorpusPairs(options)
     counting = counting_options(options)
     for hyp, seg_refs in zip(hyps, refs, strict=True):
-        counts = _segment_counts(hyp, tuple(seg_refs), counting)
+        counts = _segment_counts(hyp, tuple(seg_refs), counting, count)
         corpus.add(rounded(combine_references(counts, options), options, recompute_f=True),
                    all(c.empty for c in counts))
     return corpus.result()

@@ -8,7 +8,7 @@ variants use ``lcs`` (ROUGE-L, -Lsum, -W, and ROUGE-1.5.5's ROUGE-W).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
@@ -17,6 +17,10 @@ from metricdiff.implementations.reference.rouge_text import Sentences
 from metricdiff.profiles.rouge import RougeOptions
 
 Grams = Counter[Hashable]
+#: The reference positions ROUGE-1.5.5 marks in one sentence pair (``lcs.wlcs_marks``).
+Marks = Callable[[Sequence[str], Sequence[str], float], Sequence[int]]
+#: WLCS(X, Y) of a reference X and a hypothesis Y (``lcs.wlcs``).
+Weighted = Callable[[Sequence[str], Sequence[str], float], float]
 
 
 @attrs.frozen
@@ -145,18 +149,21 @@ def summary_lcs_counts(hyp: Sentences, ref: Sentences) -> PairCounts:
     )
 
 
-def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float) -> PairCounts:
+def wlcs_counts(hyp: Sequence[str], ref: Sequence[str], weight: float,
+                wlcs: Weighted = lcs.wlcs) -> PairCounts:
     """ROUGE-W as the paper defines it (ROUGE-W, §4): WLCS(X, Y) over f(m) and
     f(n); R = f^-1(WLCS / f(m)), P = f^-1(WLCS / f(n)) are formed from these by
-    ``recall_precision``."""
+    ``recall_precision``.  ``wlcs`` computes WLCS(X, Y) (``lcs.wlcs``, or a fast
+    path equal to it)."""
     return PairCounts(
-        lcs.wlcs(ref, hyp, weight),
+        wlcs(ref, hyp, weight),
         lcs.wlcs_weight(len(hyp), weight),
         lcs.wlcs_weight(len(ref), weight),
     )
 
 
-def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
+def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float,
+                       marks: Marks = lcs.wlcs_marks) -> float:
     """ROUGE-1.5.5's weighted hit (ROUGE-W, its ROUGE-1.5.5 part; ``wlcs``, ROUGE-1.5.5.pl lines
     2387-2455).
 
@@ -169,7 +176,8 @@ def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
     reference side only, whatever the hypothesis positions.  As in the script, a
     marked position that fails the clipping neither extends nor closes the run:
     the run then continues across it, and a run still open when its last
-    position failed is dropped at the end of the sentence.
+    position failed is dropped at the end of the sentence.  ``marks`` finds the
+    marked positions (``lcs.wlcs_marks``, or a fast path equal to it).
     """
     ref_left = Counter(t for s in ref for t in s)
     hyp_left = Counter(t for s in hyp for t in s)
@@ -177,7 +185,7 @@ def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
     for sentence in ref:
         marked = [False] * len(sentence)
         for hyp_sentence in hyp:
-            for position in lcs.wlcs_marks(sentence, hyp_sentence, weight):
+            for position in marks(sentence, hyp_sentence, weight):
                 marked[position] = True
         run = 0
         for j, token in enumerate(sentence):
@@ -192,7 +200,8 @@ def wlcs_rouge155_hits(hyp: Sentences, ref: Sentences, weight: float) -> float:
     return hits
 
 
-def wlcs_rouge155_counts(hyp: Sentences, ref: Sentences, weight: float) -> PairCounts:
+def wlcs_rouge155_counts(hyp: Sentences, ref: Sentences, weight: float,
+                         marks: Marks = lcs.wlcs_marks) -> PairCounts:
     """ROUGE-1.5.5's ROUGE-W denominators (ROUGE-W, its ROUGE-1.5.5 part).
 
     ``wlcs`` sums f(|r_i|) over the reference sentences (line 2407) and
@@ -204,7 +213,7 @@ def wlcs_rouge155_counts(hyp: Sentences, ref: Sentences, weight: float) -> PairC
     """
     base = sum(lcs.wlcs_weight(len(sentence), weight) for sentence in ref)
     return PairCounts(
-        wlcs_rouge155_hits(hyp, ref, weight),
+        wlcs_rouge155_hits(hyp, ref, weight, marks),
         lcs.wlcs_weight(sum(map(len, hyp)), weight),
         lcs.wlcs_weight(base, weight),
     )
