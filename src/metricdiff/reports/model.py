@@ -291,11 +291,17 @@ def load_audit(folder: Path) -> AuditRecord:
 
     results_path = folder / RESULTS_NAME
     runs: dict[str, dict[tuple[str, str], Run]] = {metric: {} for metric in known}
+    # Equal runs and names are kept once: a large corpus has millions of rows,
+    # mostly the same few names, and the reference as a participant mostly
+    # gives what the participant gives.
+    shared: dict[Run, Run] = {}
+    names_kept: dict[str, str] = {}
     for number, line in _lines(results_path):
         row = _parse_json(results_path, line, number)
         metric, impl, case, run = _checked(results_path, number, "result row",
                                            partial(_run_row, row, names))
-        runs[metric][(impl, case)] = run
+        key = (names_kept.setdefault(impl, impl), names_kept.setdefault(case, case))
+        runs[metric][key] = shared.setdefault(run, run)
 
     corpus = _comparisons(folder / COMPARE_NAME, known)
     return AuditRecord(tuple(
