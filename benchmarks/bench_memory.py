@@ -53,17 +53,64 @@ def metricdiff(*argv: str) -> list[str]:
 
 def peak(command: Sequence[str]) -> tuple[int, float]:
     """Run ``command``; its peak resident set in bytes and its wall time."""
+    main, _, seconds = tree_peak(command)
+    return main, seconds
+
+
+def tree_peak(command: Sequence[str], every: float = 0.2) -> tuple[int, int, float]:
+    """Run ``command``; the peak resident set of its process in bytes (``wait4``),
+    the peak of the sum over it and every process below it (its worker processes:
+    what "on one machine" needs; their proportional set sizes, read from
+    ``/proc`` every ``every`` seconds),
+    and its wall time."""
     start = time.perf_counter()
     child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(child.pid, 0)
-    seconds = time.perf_counter() - start
     assert child.stderr is not None
-    error = child.stderr.read().decode("utf-8", "replace")
+    os.set_blocking(child.stderr.fileno(), False)  # read as it comes: never a full pipe
+    error, summed = b"", 0
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        error += child.stderr.read() or b""
+        if pid:
+            break
+        summed = max(summed, sum(_resident(each) for each in _tree(child.pid)))
+        time.sleep(every)
+    seconds = time.perf_counter() - start
     child.stderr.close()
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
-        raise SystemExit(f"{' '.join(command[3:])}: exit {child.returncode}\n{error}")
-    return usage.ru_maxrss * 1024, seconds
+        text = error.decode("utf-8", "replace")
+        raise SystemExit(f"{' '.join(command[3:])}: exit {child.returncode}\n{text}")
+    main = usage.ru_maxrss * 1024
+    return main, max(summed, main), seconds
+
+
+def _tree(pid: int) -> list[int]:
+    """``pid`` and every process below it (Linux's ``/proc``; just ``pid`` elsewhere)."""
+    found, index = [pid], 0
+    while index < len(found):
+        try:
+            children = Path(f"/proc/{found[index]}/task/{found[index]}/children").read_text()
+        except OSError:
+            children = ""
+        found += [int(each) for each in children.split()]
+        index += 1
+    return found
+
+
+def _resident(pid: int) -> int:
+    """The process's proportional set size in bytes now (``Pss``: pages shared
+    with the processes it forked count a share each, so that the sum over a
+    tree is what the machine holds; ``VmRSS`` where the kernel gives no Pss;
+    0 when gone)."""
+    for name, field in (("smaps_rollup", "Pss:"), ("status", "VmRSS:")):
+        try:
+            for line in Path(f"/proc/{pid}/{name}").read_text().splitlines():
+                if line.startswith(field):
+                    return int(line.split()[1]) * 1024
+        except (OSError, ValueError):
+            continue
+    return 0
 
 
 def mib(size: int) -> str:
@@ -101,22 +148,31 @@ def bench_sacrebleu(directory: Path, segments: int, ours: int) -> None:
           f"{theirs / ours:.2f}", flush=True)
 
 
-def bench_audit(directory: Path, segments: int) -> None:
-    """``audit --metric bleu --metric rouge-1 --jobs 2`` of every available
-    implementation: the peak, and the journal's size against the results'."""
+def bench_audit(directory: Path, segments: int, metrics: Sequence[str],
+                impls: Sequence[str]) -> None:
+    """``audit --jobs 2 --no-minimise`` on ``segments`` lines, each of ``metrics``
+    (default BLEU and ROUGE-1) in a run of its own, of ``impls`` (default every
+    available implementation): the peak of the main process and of it with its
+    workers, and the journal's size against the results'."""
     hyp, ref = write_corpus(directory, segments)
-    out = directory / f"audit{segments}"
-    used, seconds = peak(metricdiff("audit", "--hyp", str(hyp), "--ref", str(ref),
-                                    "--metric", "bleu", "--metric", "rouge-1", "--jobs", "2",
-                                    "--no-minimise", "--out", str(out)))
-    journal = (out / "journal.jsonl").stat().st_size
-    results = (out / "results.jsonl").stat().st_size
-    print(f"audit {segments:,} segments: {mib(used)} peak, {seconds:.1f} s; journal "
-          f"{mib(journal)}, results {mib(results)}", flush=True)
-    print(f"RATIO audit peak-rss {_size(segments)}/1GiB {used / AUDIT_LIMIT_BYTES:.2f} "
-          "(target < 1)", flush=True)
-    print(f"RATIO audit journal/results bytes {_size(segments)} {journal / results:.2f}",
-          flush=True)
+    chosen = [option for impl in impls for option in ("--impl", impl)]
+    for metric in metrics:
+        out = directory / f"audit{segments}-{metric}"
+        main, summed, seconds = tree_peak(metricdiff(
+            "audit", "--hyp", str(hyp), "--ref", str(ref), "--metric", metric, *chosen,
+            "--jobs", "2", "--no-minimise", "--out", str(out)))
+        journal = (out / "journal.jsonl").stat().st_size
+        results = (out / "results.jsonl").stat().st_size
+        print(f"audit {metric} {segments:,} segments: {mib(main)} peak of the main process, "
+              f"{mib(summed)} with its workers, {seconds:.1f} s; journal {mib(journal)}, "
+              f"results {mib(results)}", flush=True)
+        size = _size(segments)
+        print(f"RATIO audit {metric} peak-rss main {size}/1GiB "
+              f"{main / AUDIT_LIMIT_BYTES:.2f} (target < 1)", flush=True)
+        print(f"RATIO audit {metric} peak-rss main+workers {size}/1GiB "
+              f"{summed / AUDIT_LIMIT_BYTES:.2f} (target < 1)", flush=True)
+        print(f"RATIO audit {metric} journal/results bytes {size} {journal / results:.2f} "
+              "(target <= 1)", flush=True)
 
 
 def bench_ray(directory: Path, segments: int) -> None:
@@ -166,6 +222,12 @@ def main() -> None:
                         "100,000; the larger is ten times as many)")
     parser.add_argument("--audit-segments", type=int,
                         help="the audit's corpus (default 10,000, --quick 1,000)")
+    parser.add_argument("--audit-metric", action="append", choices=("bleu", "rouge-1",
+                        "rouge-2", "rouge-l", "rouge-lsum"), help="audit this metric, in a "
+                        "run of its own (repeatable; default bleu and rouge-1)")
+    parser.add_argument("--audit-impl", action="append", default=[], metavar="IMPL",
+                        help="only these implementations in the audits (repeatable; "
+                        "default every available one)")
     parser.add_argument("--skip", action="append", default=[],
                         choices=("score", "sacrebleu", "audit", "ray"),
                         help="leave a part out (repeatable)")
@@ -180,7 +242,8 @@ def main() -> None:
         if "sacrebleu" not in args.skip and "bleu-13a" in ours:
             bench_sacrebleu(directory, base, ours["bleu-13a"])
         if "audit" not in args.skip:
-            bench_audit(directory, audited)
+            bench_audit(directory, audited, args.audit_metric or ["bleu", "rouge-1"],
+                        args.audit_impl)
         if "ray" not in args.skip:
             bench_ray(directory, audited)
 

@@ -56,6 +56,13 @@ class MetricAudit:
     #: How many findings' examples the shrinking budget left unfinished.
     unshrunk: int = 0
 
+    def without_results(self) -> MetricAudit:
+        """This audit without its per-case outcomes, once ``results.jsonl`` has
+        them: on a large corpus they are most of what it holds (millions of
+        results), and what comes after (the next metric, the reports, which read
+        the files) needs none of them.  ``unscored`` needs them: ask it first."""
+        return attrs.evolve(self, scores=attrs.evolve(self.scores, own={}, reference={}))
+
     def unscored(self) -> list[str]:
         """Participants that gave no result on any case: their silence is no
         agreement, so the audit says it could not score them."""
@@ -108,10 +115,26 @@ def audit_metric(
                  f"{plural(len(budget.cut), 'example')} not fully minimised")
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
+    forget_memos()
     return MetricAudit(
         metric, people, [*skipped, *scores.capped], list(cases), scores,
         [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
     )
+
+
+def forget_memos() -> None:
+    """Empty the memos of the reference's scoring (tokens, per-segment counts,
+    explained scores) once a metric is audited: each is bounded, but a large
+    corpus fills them to their bounds, hundreds of MB that the next metric, the
+    corpus table and the reports (read back from the files) would sit on.  The
+    next metric asks for other keys anyway; pure functions, so only time is lost."""
+    from metricdiff.findings.explain import reference_score
+    from metricdiff.implementations.reference import bleu, fast_bleu, rouge
+    from metricdiff.implementations.text.tokenizers import get_tokenizer
+
+    for memo in (reference_score, get_tokenizer, bleu.text_statistics_memo,
+                 fast_bleu.text_statistics_memo, rouge.segment_counts_memo):
+        memo.cache_clear()
 
 
 def _inferred(

@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
     journal: Journal | None = None
     audits: list[MetricAudit] = []
+    unscored: list[str] = []
     compared: list[MetricComparison] = []
     if out is not None and corpus is None:  # a table left by an earlier run is not this one's
         (out / COMPARE_NAME).unlink(missing_ok=True)
@@ -166,6 +167,9 @@ def run(args: argparse.Namespace) -> int:
                     print(warning, file=sys.stderr)
             else:
                 print("\n".join(_metric_lines(audit, table, lost)), flush=True)
+            unscored += audit.unscored()
+            if out:  # its per-case results are in results.jsonl, where the reports read them
+                audits[-1] = audit.without_results()
         if out:
             reporting = True
             _write_reports(out)
@@ -181,7 +185,6 @@ def run(args: argparse.Namespace) -> int:
         saved = audit_output.save_fixtures(save_to, audits)
         if saved:
             print(f"saved minimal counterexamples to {saved}", file=sys.stderr)
-    unscored = [name for a in audits for name in a.unscored()]
     # An implementation that failed on every case found nothing to disagree
     # with: its "0 findings" is no all-clear, and the exit status says so.
     status = 1 if unscored else 0

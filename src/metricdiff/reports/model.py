@@ -94,7 +94,8 @@ class MetricRecord:
     implementations: tuple[Implementation, ...]
     skipped: tuple[str, ...]
     cases: tuple[CaseInfo, ...]
-    #: (implementation or ``reference-as-<name>``, case id) -> its run.
+    #: (implementation, case id) -> its run.  The rows of the reference as each
+    #: implementation (``reference-as-<name>``) are checked on reading, not kept.
     runs: dict[tuple[str, str], Run]
     findings: tuple[Finding, ...]
     #: Every implementation's score on the user's corpus and each gap split by
@@ -274,9 +275,9 @@ def load_audit(folder: Path) -> AuditRecord:
                      lambda: [_metric_head(item) for item in about["metrics"]])
     known = {head.metric for head in heads}
     # Who may appear in results.jsonl: each participant, and the reference as it.
+    shown = {head.metric: {p.name for p in head.implementations} for head in heads}
     names = {
-        head.metric: {p.name for p in head.implementations}
-        | {f"reference-as-{p.name}" for p in head.implementations}
+        head.metric: shown[head.metric] | {f"reference-as-{p.name}" for p in head.implementations}
         for head in heads
     }
 
@@ -291,11 +292,18 @@ def load_audit(folder: Path) -> AuditRecord:
 
     results_path = folder / RESULTS_NAME
     runs: dict[str, dict[tuple[str, str], Run]] = {metric: {} for metric in known}
+    # Equal runs and names are kept once: a large corpus has millions of rows,
+    # with the same few names and many equal results.
+    shared: dict[Run, Run] = {}
+    names_kept: dict[str, str] = {}
     for number, line in _lines(results_path):
         row = _parse_json(results_path, line, number)
         metric, impl, case, run = _checked(results_path, number, "result row",
                                            partial(_run_row, row, names))
-        runs[metric][(impl, case)] = run
+        if impl not in shown[metric]:  # the reference as a participant: checked, not
+            continue  # kept, as no report shows it (and it is half the rows)
+        key = (names_kept.setdefault(impl, impl), names_kept.setdefault(case, case))
+        runs[metric][key] = shared.setdefault(run, run)
 
     corpus = _comparisons(folder / COMPARE_NAME, known)
     return AuditRecord(tuple(
