@@ -78,6 +78,23 @@ class Budget:
             self.cut.add(self.finding)
         return self.left >= 0
 
+    def spent(self) -> bool:
+        """Whether no judgement is left (the finding being shrunk is then cut)."""
+        if self.left <= 0:
+            self.cut.add(self.finding)
+        return self.left <= 0
+
+
+def rationed(budget: Budget, holds: shrink.Holds) -> shrink.Holds:
+    """``holds`` while the budget lasts, then a refusal that costs nothing: once no
+    judgement is left every candidate is refused anyway, and the reference standing
+    in for the sides (``surrogate.filtered``) need not judge it first."""
+
+    def judge(samples: Sequence[Sample]) -> list[bool]:
+        return [False] * len(samples) if budget.spent() else holds(samples)
+
+    return judge
+
 
 def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
                       budget: Budget, workers: int = 2) -> Found:
@@ -280,10 +297,12 @@ def minimise_finding(
     if size(start) <= SMALL_ENOUGH:
         return finding
     scored: dict[Sample, list[CaseResult]] = {}
+    budget = budget or Budget()
     holds = holds_for(metric, witness, timeout, budget, scored)
     if surrogate.stands_in(witness):  # Hypothesis (one case at a time) is not needed
         holds = surrogate.filtered(surrogate.reference_holds(metric, witness), holds)
         case = None
+    holds = rationed(budget, holds)
     smallest = _judged_minimum(metric, start, case, witness, holds, known)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
