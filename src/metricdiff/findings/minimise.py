@@ -109,16 +109,17 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
     by_id = {case.id: case for case in cases}
     pairs = list(found)
     order = sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0]))
-    proposed: dict[int, Sample] = {}
+    proposed: dict[int, list[Sample]] = {}
     known: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
         start = (finding.example.hyps, finding.example.refs)
         if size(start) > SMALL_ENOUGH and surrogate.stands_in(witness):
-            candidate = surrogate.reference_minimum(metric, witness, start, known)
-            if candidate is not None and size(candidate) < size(start):
-                proposed[number] = candidate
-                start = candidate
+            trails = surrogate.reference_trails(metric, witness, start, known)
+            steps = [step for step in _milestones(trails) if size(step) < size(start)]
+            if steps:
+                proposed[number] = steps
+                start = steps[0]
         known.append(start)
     confirmed = _confirmed(metric, pairs, proposed, timeout, budget, workers)
     shown: list[Sample] = []
@@ -126,7 +127,7 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
         finding, witness = pairs[number]
         budget.finding = number
         if number in confirmed:
-            finding = _shown_on(finding, witness, proposed[number], confirmed[number])
+            finding = _shown_on(finding, witness, *confirmed[number])
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
@@ -135,31 +136,47 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
     return pairs
 
 
-def _confirmed(metric: str, pairs: Found, proposed: dict[int, Sample], timeout: float,
-               budget: Budget, workers: int) -> dict[int, list[CaseResult]]:
-    """The proposals that both sides themselves still show the finding on, with
-    each side's outcome: every side of every finding in one ``run_jobs`` call, the
-    proposals of one implementation under one profile as one job (so the Perl
-    script starts once per profile, not once per finding)."""
+#: Which steps of the stand-in's trail (``surrogate.reference_trail``) the
+#: implementations judge, counted back from its smallest: most of its way down
+#: near the end, where the stand-in may have strayed, a few further back.
+CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
+
+
+def _milestones(trails: Sequence[Sequence[Sample]]) -> list[Sample]:
+    """The steps of ``trails`` the implementations judge, the smallest first."""
+    steps = {trail[-1 - step]: None for trail in trails
+             for step in CONFIRMED_STEPS if step < len(trail)}
+    return sorted(steps, key=lambda sample: (size(sample), repr(sample)))
+
+
+def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], timeout: float,
+               budget: Budget, workers: int) -> dict[int, tuple[Sample, list[CaseResult]]]:
+    """For each finding, the smallest of its proposals that both sides themselves
+    still show it on, with each side's outcome: every side of every proposal in
+    one ``run_jobs`` call, the proposals of one implementation under one profile
+    as one job (so the Perl script starts once per profile, not once per finding)."""
     if not proposed or not budget.spend():
         return {}
-    jobs: dict[Job, list[tuple[int, int]]] = {}  # job without cases -> (finding, side)
-    for number, sample in proposed.items():
-        for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
-            jobs.setdefault(attrs.evolve(job, cases=()), []).append((number, side))
-    merged = [attrs.evolve(job, cases=tuple(proposed[n] for n, _ in users))
+    jobs: dict[Job, list[tuple[int, Sample, int]]] = {}  # job without cases -> users
+    for number, steps in proposed.items():
+        for sample in steps:
+            for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
+                jobs.setdefault(attrs.evolve(job, cases=()), []).append((number, sample, side))
+    merged = [attrs.evolve(job, cases=tuple(sample for _, sample, _ in users))
               for job, users in jobs.items()]
     results = run_jobs(merged, workers=workers, timeout=timeout)
-    sides: dict[int, dict[int, CaseResult]] = {number: {} for number in proposed}
+    sides: dict[tuple[int, Sample], dict[int, CaseResult]] = {}
     for users, outcomes in zip(jobs.values(), results, strict=True):
-        for (number, side), outcome in zip(users, outcomes, strict=True):
-            sides[number][side] = outcome
+        for (number, sample, side), outcome in zip(users, outcomes, strict=True):
+            sides.setdefault((number, sample), {})[side] = outcome
     confirmed = {}
-    for number, by_side in sides.items():
-        outcomes = [by_side[side] for side in sorted(by_side)]
+    for number, steps in proposed.items():
         witness = pairs[number][1]
-        if _verdicts(metric, witness, [proposed[number]], [[o] for o in outcomes])[0]:
-            confirmed[number] = outcomes
+        for sample in steps:
+            outcomes = [sides[number, sample][side] for side in sorted(sides[number, sample])]
+            if _verdicts(metric, witness, [sample], [[o] for o in outcomes])[0]:
+                confirmed[number] = (sample, outcomes)
+                break
     return confirmed
 
 
