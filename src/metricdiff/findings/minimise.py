@@ -128,6 +128,8 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
         budget.finding = number
         if number in confirmed:
             finding = _shown_on(finding, witness, *confirmed[number])
+        elif _example_size(finding) > SMALL_ENOUGH and budget.spent():
+            pass  # every candidate would be refused: not even Hypothesis need draw them
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
