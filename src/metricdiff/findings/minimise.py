@@ -103,25 +103,34 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 
     First the reference, standing in for both sides, proposes an example for every
     finding whose cause is explained (``surrogate.py``); then both sides of every
-    finding judge its proposal, all in one run of ``workers`` processes (one
-    judgement of the budget); the findings left are shrunk one by one with their
-    sides judging every candidate."""
+    finding judge a few steps of its way down, all in one run of ``workers``
+    processes (one judgement of the budget; a second for the findings whose way
+    down from another's example they all refuse); the findings left are shrunk one
+    by one with their sides judging every candidate."""
     by_id = {case.id: case for case in cases}
     pairs = list(found)
     order = sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0]))
     proposed: dict[int, list[Sample]] = {}
+    shared: set[int] = set()  # the findings whose proposal came from another's example
     known: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
         start = (finding.example.hyps, finding.example.refs)
         if size(start) > SMALL_ENOUGH and surrogate.stands_in(witness):
-            trails = surrogate.reference_trails(metric, witness, start, known)
-            steps = [step for step in _milestones(trails) if size(step) < size(start)]
+            origin = surrogate.shared_origin(metric, witness, start, known)
+            if origin is not None:
+                shared.add(number)
+            steps = _steps(metric, witness, origin or start, start)
             if steps:
                 proposed[number] = steps
                 start = steps[0]
         known.append(start)
     confirmed = _confirmed(metric, pairs, proposed, timeout, budget, workers)
+    # Where the implementations refuse every step down from another finding's
+    # example, the steps down from the finding's own are judged, in one more batch.
+    again = {number: steps for number in sorted(shared - set(confirmed))
+             if (steps := _steps(metric, pairs[number][1], _sample(pairs[number][0])))}
+    confirmed.update(_confirmed(metric, pairs, again, timeout, budget, workers))
     shown: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
@@ -144,11 +153,19 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
 
 
-def _milestones(trails: Sequence[Sequence[Sample]]) -> list[Sample]:
-    """The steps of ``trails`` the implementations judge, the smallest first."""
-    steps = {trail[-1 - step]: None for trail in trails
-             for step in CONFIRMED_STEPS if step < len(trail)}
-    return sorted(steps, key=lambda sample: (size(sample), repr(sample)))
+def _steps(metric: str, witness: Witness, origin: Sample,
+           start: Sample | None = None) -> list[Sample]:
+    """The steps of the stand-in's way down from ``origin``
+    (``surrogate.reference_trail``) that the implementations judge, the smallest
+    first, each smaller than ``start`` (default: ``origin``)."""
+    trail = surrogate.reference_trail(metric, witness, origin)[::-1]
+    limit = size(start or origin)
+    return [step for step in dict.fromkeys(trail[back] for back in CONFIRMED_STEPS
+                                           if back < len(trail)) if size(step) < limit]
+
+
+def _sample(finding: Finding) -> Sample:
+    return finding.example.hyps, finding.example.refs
 
 
 def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], timeout: float,

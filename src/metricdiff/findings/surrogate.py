@@ -82,24 +82,28 @@ def filtered(first: shrink.Holds, then: shrink.Holds) -> shrink.Holds:
     return holds
 
 
-def reference_trails(metric: str, witness: Witness, start: Sample,
-                     known: Sequence[Sample] = ()) -> list[list[Sample]]:
-    """The cases greedy reduction, judged by the reference alone
-    (``reference_holds``), went through, each trail the biggest first and the
-    smallest it reached last: from the smallest of ``known`` (examples already
-    shown) under which the cause holds, and from ``start``, where it holds.
+def shared_origin(metric: str, witness: Witness, start: Sample,
+                  known: Sequence[Sample] = ()) -> Sample | None:
+    """The smallest of ``known`` (examples already shown), smaller than
+    ``start``, under which the reference alone (``reference_holds``) shows the
+    cause: where findings with one cause share their example."""
+    holds = reference_holds(metric, witness)
+    smaller = sorted({s for s in known if size(s) < size(start)},
+                     key=lambda s: (size(s), repr(s)))
+    return next((s for s in smaller if holds([s])[0]), None)
+
+
+def reference_trail(metric: str, witness: Witness, origin: Sample) -> list[Sample]:
+    """The cases greedy reduction from ``origin``, judged by the reference alone
+    (``reference_holds``), went through: ``origin`` first, the smallest it reached
+    last; empty if the cause does not hold on ``origin``.
 
     The steps before the last are what ``minimise.py`` falls back on when the
     implementations do not confirm the last: the stand-in is right on most of the
     way down and wrong, if anywhere, at its end (an empty reference, one odd
     character), where a quirk the profile does not model takes over."""
     holds = reference_holds(metric, witness)
-    smaller = sorted({s for s in known if size(s) < size(start)},
-                     key=lambda s: (size(s), repr(s)))
-    shared = next((s for s in smaller if holds([s])[0]), None)
-    origins = [origin for origin in (shared, start)
-               if origin is not None and (origin is shared or holds([origin])[0])]
-    return [_trail(origin, holds) for origin in origins]
+    return _trail(origin, holds) if holds([origin])[0] else []
 
 
 def _trail(origin: Sample, holds: shrink.Holds) -> list[Sample]:
