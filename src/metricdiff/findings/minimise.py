@@ -176,18 +176,21 @@ def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], tim
     as one job (so the Perl script starts once per profile, not once per finding)."""
     if not proposed or not budget.spend():
         return {}
-    jobs: dict[Job, list[tuple[int, Sample, int]]] = {}  # job without cases -> users
+    # job without cases -> each sample it scores -> who asked: (finding, side);
+    # findings that share an example and a side have it scored once.
+    jobs: dict[Job, dict[Sample, list[tuple[int, int]]]] = {}
     for number, steps in proposed.items():
         for sample in steps:
             for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
-                jobs.setdefault(attrs.evolve(job, cases=()), []).append((number, sample, side))
-    merged = [attrs.evolve(job, cases=tuple(sample for _, sample, _ in users))
-              for job, users in jobs.items()]
+                scored = jobs.setdefault(attrs.evolve(job, cases=()), {})
+                scored.setdefault(sample, []).append((number, side))
+    merged = [attrs.evolve(job, cases=tuple(scored)) for job, scored in jobs.items()]
     results = run_jobs(merged, workers=workers, timeout=timeout)
     sides: dict[tuple[int, Sample], dict[int, CaseResult]] = {}
-    for users, outcomes in zip(jobs.values(), results, strict=True):
-        for (number, sample, side), outcome in zip(users, outcomes, strict=True):
-            sides.setdefault((number, sample), {})[side] = outcome
+    for by_sample, outcomes in zip(jobs.values(), results, strict=True):
+        for (sample, askers), outcome in zip(by_sample.items(), outcomes, strict=True):
+            for number, side in askers:
+                sides.setdefault((number, sample), {})[side] = outcome
     confirmed = {}
     for number, steps in proposed.items():
         witness = pairs[number][1]
