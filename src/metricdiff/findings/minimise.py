@@ -115,7 +115,7 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
     known: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
-        start = (finding.example.hyps, finding.example.refs)
+        start = _sample(finding)
         if size(start) > SMALL_ENOUGH and surrogate.stands_in(witness):
             origin = surrogate.shared_origin(metric, witness, start, known)
             if origin is not None:
@@ -142,7 +142,7 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
-        shown.append((finding.example.hyps, finding.example.refs))
+        shown.append(_sample(finding))
         pairs[number] = (finding, witness)
     return pairs
 
@@ -203,7 +203,7 @@ def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], tim
 
 
 def _example_size(finding: Finding) -> int:
-    return size((finding.example.hyps, finding.example.refs))
+    return size(_sample(finding))
 
 
 def _process_per_call(metric: str, witness: Witness) -> bool:
@@ -331,7 +331,7 @@ def minimise_finding(
     """The finding shown with the smallest example that still has its cause, its
     sides judging every candidate (``_judged_minimum``) that the reference standing
     in for them accepts, if it can (``surrogate.filtered``)."""
-    original: Sample = (finding.example.hyps, finding.example.refs)
+    original = _sample(finding)
     start = original
     if size(start) <= SMALL_ENOUGH:
         return finding
