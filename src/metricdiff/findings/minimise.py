@@ -151,6 +151,9 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 #: implementations judge, counted back from its smallest: most of its way down
 #: near the end, where the stand-in may have strayed, a few further back.
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
+#: Where a side starts a process per call (``_process_per_call``), every case
+#: judged costs a run of that process: the last step and the one before only.
+CONFIRMED_STEPS_PER_CALL = (0, 1)
 
 
 def _steps(metric: str, witness: Witness, origin: Sample,
@@ -160,7 +163,8 @@ def _steps(metric: str, witness: Witness, origin: Sample,
     first, each smaller than ``start`` (default: ``origin``)."""
     trail = surrogate.reference_trail(metric, witness, origin)[::-1]
     limit = size(start or origin)
-    return [step for step in dict.fromkeys(trail[back] for back in CONFIRMED_STEPS
+    backs = CONFIRMED_STEPS_PER_CALL if _process_per_call(metric, witness) else CONFIRMED_STEPS
+    return [step for step in dict.fromkeys(trail[back] for back in backs
                                            if back < len(trail)) if size(step) < limit]
 
 
