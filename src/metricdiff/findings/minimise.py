@@ -78,6 +78,23 @@ class Budget:
             self.cut.add(self.finding)
         return self.left >= 0
 
+    def spent(self) -> bool:
+        """Whether no judgement is left (the finding being shrunk is then cut)."""
+        if self.left <= 0:
+            self.cut.add(self.finding)
+        return self.left <= 0
+
+
+def rationed(budget: Budget, holds: shrink.Holds) -> shrink.Holds:
+    """``holds`` while the budget lasts, then a refusal that costs nothing: once no
+    judgement is left every candidate is refused anyway, and the reference standing
+    in for the sides (``surrogate.filtered``) need not judge it first."""
+
+    def judge(samples: Sequence[Sample]) -> list[bool]:
+        return [False] * len(samples) if budget.spent() else holds(samples)
+
+    return judge
+
 
 def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
                       budget: Budget, workers: int = 2) -> Found:
@@ -86,68 +103,111 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 
     First the reference, standing in for both sides, proposes an example for every
     finding whose cause is explained (``surrogate.py``); then both sides of every
-    finding judge its proposal, all in one run of ``workers`` processes (one
-    judgement of the budget); the findings left are shrunk one by one with their
-    sides judging every candidate."""
+    finding judge a few steps of its way down, all in one run of ``workers``
+    processes (one judgement of the budget; a second for the findings whose way
+    down from another's example they all refuse); the findings left are shrunk one
+    by one with their sides judging every candidate."""
     by_id = {case.id: case for case in cases}
     pairs = list(found)
     order = sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0]))
-    proposed: dict[int, Sample] = {}
+    proposed: dict[int, list[Sample]] = {}
+    shared: set[int] = set()  # the findings whose proposal came from another's example
     known: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
-        start = (finding.example.hyps, finding.example.refs)
+        start = _sample(finding)
         if size(start) > SMALL_ENOUGH and surrogate.stands_in(witness):
-            candidate = surrogate.reference_minimum(metric, witness, start, known)
-            if candidate is not None and size(candidate) < size(start):
-                proposed[number] = candidate
-                start = candidate
+            origin = surrogate.shared_origin(metric, witness, start, known)
+            if origin is not None:
+                shared.add(number)
+            steps = _steps(metric, witness, origin or start, start)
+            if steps:
+                proposed[number] = steps
+                start = steps[0]
         known.append(start)
     confirmed = _confirmed(metric, pairs, proposed, timeout, budget, workers)
+    # Where the implementations refuse every step down from another finding's
+    # example, the steps down from the finding's own are judged, in one more batch.
+    again = {number: steps for number in sorted(shared - set(confirmed))
+             if (steps := _steps(metric, pairs[number][1], _sample(pairs[number][0])))}
+    confirmed.update(_confirmed(metric, pairs, again, timeout, budget, workers))
     shown: list[Sample] = []
     for number in order:
         finding, witness = pairs[number]
         budget.finding = number
         if number in confirmed:
-            finding = _shown_on(finding, witness, proposed[number], confirmed[number])
+            finding = _shown_on(finding, witness, *confirmed[number])
+        elif _example_size(finding) > SMALL_ENOUGH and budget.spent():
+            pass  # every candidate would be refused: not even Hypothesis need draw them
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
-        shown.append((finding.example.hyps, finding.example.refs))
+        shown.append(_sample(finding))
         pairs[number] = (finding, witness)
     return pairs
 
 
-def _confirmed(metric: str, pairs: Found, proposed: dict[int, Sample], timeout: float,
-               budget: Budget, workers: int) -> dict[int, list[CaseResult]]:
-    """The proposals that both sides themselves still show the finding on, with
-    each side's outcome: every side of every finding in one ``run_jobs`` call, the
-    proposals of one implementation under one profile as one job (so the Perl
-    script starts once per profile, not once per finding)."""
+#: Which steps of the stand-in's trail (``surrogate.reference_trail``) the
+#: implementations judge, counted back from its smallest: most of its way down
+#: near the end, where the stand-in may have strayed, a few further back.
+CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
+#: Where a side starts a process per call (``_process_per_call``), every case
+#: judged costs a run of that process: the last step and the one before only.
+CONFIRMED_STEPS_PER_CALL = (0, 1)
+
+
+def _steps(metric: str, witness: Witness, origin: Sample,
+           start: Sample | None = None) -> list[Sample]:
+    """The steps of the stand-in's way down from ``origin``
+    (``surrogate.reference_trail``) that the implementations judge, the smallest
+    first, each smaller than ``start`` (default: ``origin``)."""
+    trail = surrogate.reference_trail(metric, witness, origin)[::-1]
+    limit = size(start or origin)
+    backs = CONFIRMED_STEPS_PER_CALL if _process_per_call(metric, witness) else CONFIRMED_STEPS
+    return [step for step in dict.fromkeys(trail[back] for back in backs
+                                           if back < len(trail)) if size(step) < limit]
+
+
+def _sample(finding: Finding) -> Sample:
+    return finding.example.hyps, finding.example.refs
+
+
+def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], timeout: float,
+               budget: Budget, workers: int) -> dict[int, tuple[Sample, list[CaseResult]]]:
+    """For each finding, the smallest of its proposals that both sides themselves
+    still show it on, with each side's outcome: every side of every proposal in
+    one ``run_jobs`` call, the proposals of one implementation under one profile
+    as one job (so the Perl script starts once per profile, not once per finding)."""
     if not proposed or not budget.spend():
         return {}
-    jobs: dict[Job, list[tuple[int, int]]] = {}  # job without cases -> (finding, side)
-    for number, sample in proposed.items():
-        for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
-            jobs.setdefault(attrs.evolve(job, cases=()), []).append((number, side))
-    merged = [attrs.evolve(job, cases=tuple(proposed[n] for n, _ in users))
-              for job, users in jobs.items()]
+    # job without cases -> each sample it scores -> who asked: (finding, side);
+    # findings that share an example and a side have it scored once.
+    jobs: dict[Job, dict[Sample, list[tuple[int, int]]]] = {}
+    for number, steps in proposed.items():
+        for sample in steps:
+            for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
+                scored = jobs.setdefault(attrs.evolve(job, cases=()), {})
+                scored.setdefault(sample, []).append((number, side))
+    merged = [attrs.evolve(job, cases=tuple(scored)) for job, scored in jobs.items()]
     results = run_jobs(merged, workers=workers, timeout=timeout)
-    sides: dict[int, dict[int, CaseResult]] = {number: {} for number in proposed}
-    for users, outcomes in zip(jobs.values(), results, strict=True):
-        for (number, side), outcome in zip(users, outcomes, strict=True):
-            sides[number][side] = outcome
+    sides: dict[tuple[int, Sample], dict[int, CaseResult]] = {}
+    for by_sample, outcomes in zip(jobs.values(), results, strict=True):
+        for (sample, askers), outcome in zip(by_sample.items(), outcomes, strict=True):
+            for number, side in askers:
+                sides.setdefault((number, sample), {})[side] = outcome
     confirmed = {}
-    for number, by_side in sides.items():
-        outcomes = [by_side[side] for side in sorted(by_side)]
+    for number, steps in proposed.items():
         witness = pairs[number][1]
-        if _verdicts(metric, witness, [proposed[number]], [[o] for o in outcomes])[0]:
-            confirmed[number] = outcomes
+        for sample in steps:
+            outcomes = [sides[number, sample][side] for side in sorted(sides[number, sample])]
+            if _verdicts(metric, witness, [sample], [[o] for o in outcomes])[0]:
+                confirmed[number] = (sample, outcomes)
+                break
     return confirmed
 
 
 def _example_size(finding: Finding) -> int:
-    return size((finding.example.hyps, finding.example.refs))
+    return size(_sample(finding))
 
 
 def _process_per_call(metric: str, witness: Witness) -> bool:
@@ -275,15 +335,17 @@ def minimise_finding(
     """The finding shown with the smallest example that still has its cause, its
     sides judging every candidate (``_judged_minimum``) that the reference standing
     in for them accepts, if it can (``surrogate.filtered``)."""
-    original: Sample = (finding.example.hyps, finding.example.refs)
+    original = _sample(finding)
     start = original
     if size(start) <= SMALL_ENOUGH:
         return finding
     scored: dict[Sample, list[CaseResult]] = {}
+    budget = budget or Budget()
     holds = holds_for(metric, witness, timeout, budget, scored)
     if surrogate.stands_in(witness):  # Hypothesis (one case at a time) is not needed
         holds = surrogate.filtered(surrogate.reference_holds(metric, witness), holds)
         case = None
+    holds = rationed(budget, holds)
     smallest = _judged_minimum(metric, start, case, witness, holds, known)
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
