@@ -18,36 +18,12 @@ from collections.abc import Sequence
 import attrs
 
 from metricdiff.cases.case import Case, Sample, size
-from metricdiff.comparison.stages import first_difference, headlines_differ
-from metricdiff.findings import shrink, surrogate
-from metricdiff.findings.explain import Reproducer
+from metricdiff.comparison.stages import first_difference
+from metricdiff.findings import judge, shrink, surrogate
 from metricdiff.findings.finding import Example, Finding
-from metricdiff.findings.witness import REFERENCE, Found, Witness, pair_tolerance, stage_of
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Adapter
-from metricdiff.profiles.metrics import Result, family
+from metricdiff.findings.witness import Found, Witness, pair_tolerance
+from metricdiff.profiles.metrics import family
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
-
-
-def _side_jobs(witness: Witness, samples: Sequence[Sample]) -> list[Job]:
-    """The jobs that score both sides of a witness on ``samples``: the
-    implementation, then the reference configured as it (conformance) or the other
-    implementation (agreement); a crash has one side."""
-    jobs = [witness.left.job(samples)]
-    if witness.right is not None:
-        jobs.append(witness.right.job(samples))
-    elif witness.kind == "conformance":
-        jobs.append(witness.left.job(samples, REFERENCE))
-    return jobs
-
-
-def _score_sides(witness: Witness, samples: Sequence[Sample],
-                 timeout: float) -> list[list[CaseResult]]:
-    """Both sides of a witness on ``samples`` (``_side_jobs``), side by side (the
-    slower sets the pace)."""
-    jobs = _side_jobs(witness, samples)
-    return run_jobs(jobs, workers=len(jobs), timeout=timeout)
-
 
 #: An example this small (in characters, see ``cases.case.size``) is shown as it is.
 SMALL_ENOUGH = 60
@@ -151,7 +127,7 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 #: implementations judge, counted back from its smallest: most of its way down
 #: near the end, where the stand-in may have strayed, a few further back.
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
-#: Where a side starts a process per call (``_process_per_call``), every case
+#: Where a side starts a process per call (``judge.process_per_call``), every case
 #: judged costs a run of that process: the last step and the one before only.
 CONFIRMED_STEPS_PER_CALL = (0, 1)
 
@@ -163,7 +139,7 @@ def _steps(metric: str, witness: Witness, origin: Sample,
     first, each smaller than ``start`` (default: ``origin``)."""
     trail = surrogate.reference_trail(metric, witness, origin)[::-1]
     limit = size(start or origin)
-    backs = CONFIRMED_STEPS_PER_CALL if _process_per_call(metric, witness) else CONFIRMED_STEPS
+    backs = CONFIRMED_STEPS_PER_CALL if judge.process_per_call(metric, witness) else CONFIRMED_STEPS
     return [step for step in dict.fromkeys(trail[back] for back in backs
                                            if back < len(trail)) if size(step) < limit]
 
@@ -185,7 +161,7 @@ def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], tim
     jobs: dict[Job, dict[Sample, list[tuple[int, int]]]] = {}
     for number, steps in proposed.items():
         for sample in steps:
-            for side, job in enumerate(_side_jobs(pairs[number][1], [sample])):
+            for side, job in enumerate(judge.side_jobs(pairs[number][1], [sample])):
                 scored = jobs.setdefault(attrs.evolve(job, cases=()), {})
                 scored.setdefault(sample, []).append((number, side))
     merged = [attrs.evolve(job, cases=tuple(scored)) for job, scored in jobs.items()]
@@ -200,7 +176,7 @@ def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], tim
         witness = pairs[number][1]
         for sample in steps:
             outcomes = [sides[number, sample][side] for side in sorted(sides[number, sample])]
-            if _verdicts(metric, witness, [sample], [[o] for o in outcomes])[0]:
+            if judge.verdicts(metric, witness, [sample], [[o] for o in outcomes])[0]:
                 confirmed[number] = (sample, outcomes)
                 break
     return confirmed
@@ -208,22 +184,6 @@ def _confirmed(metric: str, pairs: Found, proposed: dict[int, list[Sample]], tim
 
 def _example_size(finding: Finding) -> int:
     return size(_sample(finding))
-
-
-def _process_per_call(metric: str, witness: Witness) -> bool:
-    """Whether a side starts a process per call (an adapter whose ``batch_size`` is
-    above the default, as the Perl script's): there a call costs about the same for
-    one candidate as for 64, so candidates go in full batches and Hypothesis, which
-    judges one at a time, is not used."""
-    sides = [witness.left] + ([witness.right] if witness.right is not None else [])
-    for person in sides:
-        try:
-            batch_size = get_adapter(person.impl, metric).batch_size
-        except Exception:  # the shrinker's own judgement will report why
-            continue
-        if batch_size > Adapter.batch_size:
-            return True
-    return False
 
 
 def holds_for(
@@ -238,46 +198,13 @@ def holds_for(
     def holds(samples: Sequence[Sample]) -> list[bool]:
         if not budget.spend():
             return [False] * len(samples)
-        sides = _score_sides(witness, samples, timeout)
+        sides = judge.score_sides(witness, samples, timeout)
         if scored is not None:
             scored.update((sample, [side[i] for side in sides])
                           for i, sample in enumerate(samples))
-        return _verdicts(metric, witness, samples, sides)
+        return judge.verdicts(metric, witness, samples, sides)
 
     return holds
-
-
-def _verdicts(metric: str, witness: Witness, samples: Sequence[Sample],
-              sides: Sequence[Sequence[CaseResult]]) -> list[bool]:
-    """Whether each sample, given each side's outcome on it, still shows the finding."""
-    mine = sides[0]
-    if witness.kind in ("crash", "timeout", "invalid-output"):
-        return [r.status == witness.kind and r.error.split(":")[0] == witness.stage
-                for r in mine]
-    return [_still(metric, witness, sample, a.result, b.result)
-            for sample, a, b in zip(samples, mine, sides[1], strict=True)]
-
-
-def _still(metric: str, witness: Witness, sample: Sample,
-           a: Result | None, b: Result | None) -> bool:
-    if a is None or b is None:
-        return False
-    if witness.kind == "agreement":
-        assert witness.right is not None
-        tolerance = pair_tolerance(witness.left, witness.right)
-        if not headlines_differ(a, b, tolerance):
-            return False
-        if witness.reproduce is None:  # unexplained: keep at least where it shows
-            return stage_of(str(first_difference(a, b, tolerance))) == witness.stage
-        target = b
-    else:
-        difference = first_difference(a, b, witness.left.tolerance)
-        if difference is None or stage_of(str(difference)) != witness.stage:
-            return False
-        target, tolerance = a, witness.left.tolerance
-    if witness.reproduce is None:
-        return True
-    return Reproducer(metric, [sample], [target], tolerance).reproduces(witness.reproduce)
 
 
 #: Generated classes whose cases are long: Hypothesis's shrinker takes minutes on
@@ -350,7 +277,7 @@ def minimise_finding(
     if smallest == original:  # (a case Hypothesis found, even if no smaller, is kept)
         return finding
     sides = scored.get(smallest) or [
-        results[0] for results in _score_sides(witness, [smallest], timeout)
+        results[0] for results in judge.score_sides(witness, [smallest], timeout)
     ]
     return _shown_on(finding, witness, smallest, sides)
 
@@ -381,7 +308,7 @@ def _judged_minimum(metric: str, start: Sample, case: Case | None, witness: Witn
     smallest of the ``known`` examples that shows the finding, reduced greedily;
     unless that ends at most SHARED_IS_ENOUGH, also its own example, shrunk
     (``_own_minimum``), whichever is smaller."""
-    first_batch = shrink.BATCH if _process_per_call(metric, witness) else FIRST_BATCH
+    first_batch = shrink.BATCH if judge.process_per_call(metric, witness) else FIRST_BATCH
     smallest: Sample | None = None
     shared = smallest_holding(known, start, holds)
     if shared is not None:
@@ -402,7 +329,7 @@ def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness
     """``start`` shrunk: a generated case first by Hypothesis within its class
     (not where a side starts a process per call), then by greedy reduction."""
     if (case is not None and case.origin == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK and not _process_per_call(metric, witness)):
+            and case.klass not in _SLOW_TO_SHRINK and not judge.process_per_call(metric, witness)):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and size(found) < size(start):
             start = found
