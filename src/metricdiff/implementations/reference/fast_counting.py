@@ -20,7 +20,7 @@ def _count_into(counts: Grams, items: Iterable[Hashable]) -> None:
 
 # Counter's own C helper (what ``Counter(items)`` calls after its Python-level
 # checks); the loop above where an interpreter lacks it.
-_count_elements: Callable[[Grams, Iterable[Hashable]], None] = getattr(
+count_elements: Callable[[Grams, Iterable[Hashable]], None] = getattr(
     __import__("collections"), "_count_elements", _count_into)
 
 
@@ -28,7 +28,7 @@ def order_counts(tokens: Sequence[str], n: int) -> Grams:
     """The n-grams of one order n and their counts; a unigram is its token, a
     longer n-gram a tuple."""
     counts: Grams = {}
-    _count_elements(counts, tokens if n == 1 else zip(*(tokens[i:] for i in range(n)),
+    count_elements(counts, tokens if n == 1 else zip(*(tokens[i:] for i in range(n)),
                                                         strict=False))
     return counts
 

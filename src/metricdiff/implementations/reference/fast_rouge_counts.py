@@ -32,7 +32,7 @@ from functools import lru_cache
 import attrs
 
 from metricdiff.implementations.reference import lcs, rouge_counts
-from metricdiff.implementations.reference.fast_counting import Grams, _count_elements, clipped
+from metricdiff.implementations.reference.fast_counting import Grams, clipped, count_elements
 from metricdiff.implementations.reference.rouge_corpus import corpus_rouge
 from metricdiff.implementations.reference.rouge_counts import PairCounts
 from metricdiff.implementations.reference.rouge_text import Sentences
@@ -56,9 +56,9 @@ def skip_units(ids: Sequence[int], size: int, options: RougeOptions) -> Grams:
     firsts = [size * (size + token) for token in ids]
     reach = len(ids) - 1 if options.skip < 0 else min(options.skip + 1, len(ids) - 1)
     for gap in range(1, reach + 1):
-        _count_elements(counts, map(operator.add, firsts[:-gap], ids[gap:]))
+        count_elements(counts, map(operator.add, firsts[:-gap], ids[gap:]))
     if options.variant == "su":
-        _count_elements(counts, ids if options.su_unigrams == "paper" else ids[:-1])
+        count_elements(counts, ids if options.su_unigrams == "paper" else ids[:-1])
     return counts
 
 
