@@ -29,7 +29,7 @@ from typing import Any, ClassVar
 import attrs
 
 from metricdiff.errors import PeerNotInstalled, UnsupportedOption
-from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.implementations.base import ANY, Adapter, Cases, References
 from metricdiff.implementations.peers import _isolated
 from metricdiff.implementations.reference import resample
 from metricdiff.implementations.reference.rouge import summed_counts, usable_references
@@ -154,10 +154,12 @@ def split_period(text: str) -> list[str]:
     return [piece for piece in _PERIOD.split(text) if piece]
 
 
+@cache
 def punkt_available() -> bool:
     """Whether NLTK and its punkt sentence model (``punkt_tab``, what
     ``nltk.sent_tokenize`` loads since NLTK 3.9) are installed; nothing is
-    downloaded."""
+    downloaded.  Asked once per process: adapters ask per call, and NLTK's
+    search of its data folders costs about a millisecond each time."""
     try:
         import nltk
     except ImportError:
@@ -258,6 +260,16 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         from metricdiff.profiles import signature
 
         return signature(metric, f"{self.name}-{self.package_version()}", options)
+
+    def score_cases(self, metric: str, cases: Cases,
+                    options: RougeOptions) -> list[RougeResult | BaseException]:
+        """Each case as ``corpus_score`` scores it, with the peer's modules swapped
+        in once for the batch (``_isolated.active`` is re-entrant) rather than
+        once per case; a peer that cannot load fails case by case, as alone."""
+        if self.unavailable_reason() is not None:
+            return super().score_cases(metric, cases, options)
+        with _isolated.active(self.name):
+            return super().score_cases(metric, cases, options)
 
     def unavailable_reason(self) -> str | None:
         missing = super().unavailable_reason()

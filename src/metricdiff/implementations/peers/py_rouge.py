@@ -59,10 +59,14 @@ yields no ``rouge-N`` key):
   negative for a text shorter than n - 1 tokens; pooled over references that can
   push recall above 1.  ``empty_policy=zero``, ``report=f``, ``rounding=exact``.
 
-Counts: from the library's own ``_preprocess_summary_*`` and
+Scores and counts come from one pass over the library's own steps, in
+``get_scores``' order (``_sample``): ``_preprocess_summary_*``, then
 ``Rouge._compute_ngrams`` / ``Rouge._compute_ngrams_lcs`` for each reference,
-summed for ``pooled``; for ``best-recall`` those of the reference the library's
-rule keeps.
+summed for ``pooled`` (for ``best-recall`` those of the reference the library's
+rule keeps), then ``Rouge._compute_p_r_f_score``, and the samples' scores summed
+and averaged as ``get_scores`` does (``_averaged``); so each text is tokenized,
+stemmed and matched once, not once for the score and again for the counts.  The
+tests hold it equal to ``get_scores``, down to the sign of a zero.
 """
 
 from __future__ import annotations
@@ -84,11 +88,6 @@ from metricdiff.implementations.peers._rouge_common import (
 from metricdiff.implementations.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
-
-
-def _key(metric: str) -> str:
-    """py-rouge's result key."""
-    return "rouge-l" if metric == "rouge-lsum" else metric
 
 
 def _tokenize_without_punkt(text: str, language: str = "english") -> list[str]:
@@ -163,17 +162,15 @@ class PyRougeAdapter(IsolatedPeerAdapter):
         """The corpus score (one item), or each segment's."""
         self.prepared(metric, options)
         segments = self.segments(hyps, refs)
-        key = _key(metric)
         with _isolated.active(self.name) as peer:
             rouge = self.rouge(peer, metric, options)
-            counts = [_counts(rouge, hyp, seg, options) for hyp, seg in segments]
-            if per_segment:
-                scores = [rouge.get_scores([hyp], [seg])[key] for hyp, seg in segments]
-                return [result(s["r"], s["p"], s["f"], c)
-                        for s, c in zip(scores, counts, strict=True)]
-            score = rouge.get_scores([hyp for hyp, _ in segments],
-                                     [seg for _, seg in segments])[key]
-        pairs = [result(0, 0, 0, c) for c in counts]
+            samples = [_sample(rouge, hyp, seg, options) for hyp, seg in segments]
+        if per_segment:  # each as get_scores([hyp], [refs]) gives it
+            scores = [_averaged([s]) for s, _ in samples]
+            return [result(s["r"], s["p"], s["f"], c)
+                    for s, (_, c) in zip(scores, samples, strict=True)]
+        score = _averaged([s for s, _ in samples])
+        pairs = [result(0, 0, 0, c) for _, c in samples]
         return [result(score["r"], score["p"], score["f"], summed_counts(pairs))]
 
     def corpus_score(
@@ -187,37 +184,59 @@ class PyRougeAdapter(IsolatedPeerAdapter):
         return self._run(metric, hyps, refs, options, per_segment=True)
 
 
-def _counts(rouge: Any, hyp: str, refs: list[str],
-            options: RougeOptions) -> tuple[float, float, float]:
-    """(overlap, hypothesis count, reference count) as ``_get_scores_rouge_*``
-    compute them, pooled or of the kept reference."""
+Counts = tuple[float, float, float]
+
+
+def _sample(rouge: Any, hyp: str, refs: list[str],
+            options: RougeOptions) -> tuple[dict[str, float], Counts]:
+    """One sample's score and counts (overlap, hypothesis count, reference count),
+    both from one pass of the library's own steps in the order ``get_scores``
+    takes them (``_get_scores_rouge_n`` / ``_get_scores_rouge_l_or_w``: the
+    hypothesis, then every reference preprocessed, then each pair counted, then
+    ``_compute_p_r_f_score``), pooled or of the reference its rule keeps: what
+    ``get_scores([hyp], [refs])`` returns, without counting everything twice."""
     cls = type(rouge)
     if options.variant == "n":
         hyp_text = rouge._preprocess_summary_as_a_whole(hyp)
-        per_ref = [cls._compute_ngrams(hyp_text, rouge._preprocess_summary_as_a_whole(ref),
-                                       options.n) for ref in refs]
-        weight = 1.0
+        ref_texts = [rouge._preprocess_summary_as_a_whole(ref) for ref in refs]
+        per_ref = [cls._compute_ngrams(hyp_text, ref, options.n) for ref in ref_texts]
+        factor = 1.0  # ROUGE-N's scores are computed without weight_factor
     else:
-        weight = rouge.weight_factor if options.variant == "w" else 1.0
         hyp_sentences = rouge._preprocess_summary_per_sentence(hyp)
-        per_ref = [cls._compute_ngrams_lcs(hyp_sentences,
-                                           rouge._preprocess_summary_per_sentence(ref), weight)
-                   for ref in refs]
+        ref_sentences = [rouge._preprocess_summary_per_sentence(ref) for ref in refs]
+        weight = rouge.weight_factor if options.variant == "w" else 1.0
+        per_ref = [cls._compute_ngrams_lcs(hyp_sentences, ref, weight) for ref in ref_sentences]
+        factor = rouge.weight_factor
     if rouge.apply_avg:
-        return (float(sum(c[2] for c in per_ref)), float(sum(c[0] for c in per_ref)),
-                float(sum(c[1] for c in per_ref)))
-    best: tuple[float, float, float] | None = None
+        hyp_count = sum(c[0] for c in per_ref)
+        ref_count = sum(c[1] for c in per_ref)
+        overlap = sum(c[2] for c in per_ref)
+        score = cls._compute_p_r_f_score(hyp_count, ref_count, overlap, rouge.alpha, factor)
+        return score, (float(overlap), float(hyp_count), float(ref_count))
+    best: tuple[dict[str, float], Counts] | None = None
     best_key = 0.0
     for hyp_count, ref_count, overlap in per_ref:
-        if options.variant == "w":
+        score = cls._compute_p_r_f_score(hyp_count, ref_count, overlap, rouge.alpha, factor)
+        if options.variant == "w":  # ROUGE-W keeps the largest weighted recall
             inverse = 1.0 / rouge.weight_factor
             key = (overlap / ref_count**inverse) ** inverse
         else:
-            # ROUGE-N's rule scores without weight_factor, ROUGE-L's with it
-            score = cls._compute_p_r_f_score(hyp_count, ref_count, overlap, rouge.alpha,
-                                             1.0 if options.variant == "n" else rouge.weight_factor)
             key = score["r"]
         if best is None or key > best_key:
-            best, best_key = (float(overlap), float(hyp_count), float(ref_count)), key
+            best, best_key = (score, (float(overlap), float(hyp_count), float(ref_count))), key
     assert best is not None
     return best
+
+
+def _averaged(scores: Sequence[dict[str, float]]) -> dict[str, float]:
+    """The score as ``get_scores`` forms it from the samples' scores: each of f,
+    p, r summed from 0.0 in order (so a sample's -0.0 comes out 0.0), divided
+    by their number when above 1."""
+    total = {stat: 0.0 for stat in ("f", "p", "r")}
+    for score in scores:
+        for stat in total:
+            total[stat] += score[stat]
+    if len(scores) > 1:
+        for stat in total:
+            total[stat] /= len(scores)
+    return total

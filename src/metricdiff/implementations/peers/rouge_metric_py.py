@@ -37,10 +37,13 @@ the ``rouge155`` adapter's business.  Declared default profile, read from
 * ``counts=multiset`` (Counter ``&``), ``empty_policy=zero`` (``_div_or_zero``),
   ``report=f``, ``rounding=exact``, no truncation.
 
-Counts: ``evaluate`` returns P, R and F.  The counts are the ``_Match`` that the
-library's own summary-level function and multi-reference aggregator produce for
-the pair (``_rouge_n_summary_level`` etc., then ``_build_match_aggregator``), with
-the same sentencizer and tokenizer; ROUGE-W's are the weighted ones.
+Scores and counts: the counts are the ``_Match`` that the library's own
+summary-level function and multi-reference aggregator produce for the pair
+(``_rouge_n_summary_level`` etc., then ``_build_match_aggregator``), with
+``evaluate``'s sentencizer and tokenizer; ROUGE-W's are the weighted ones.  P, R
+and F are that match's own ``to_score`` (``to_weighted_score``), aggregated by
+the library's ``_build_rouge_aggregator``: what ``evaluate`` returns, each pair
+matched once instead of once for ``evaluate`` and again for its counts.
 """
 
 from __future__ import annotations
@@ -144,17 +147,35 @@ class RougeMetricPyAdapter(PeerRougeAdapter):
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions,
         mode: str,
     ) -> tuple[Any, list[tuple[float, float, float]]]:
-        """``PyRouge.evaluate`` in ``mode``, and each pair's counts."""
+        """What ``PyRouge.evaluate`` returns in ``mode``, and each pair's counts.
+
+        ``evaluate`` keeps each pair's ``_Match`` to itself, so the adapter takes
+        the library's steps one by one, in its order, and scores each match once
+        (rather than calling ``evaluate`` and then counting every pair again):
+        ``evaluate``'s tokenization, then per document the summary-level function
+        of the metric under ``_build_match_aggregator``, the match's own
+        ``to_score`` (``to_weighted_score`` for ROUGE-W), and the documents under
+        ``_build_rouge_aggregator(mode)``.  The tests hold it equal to ``evaluate``."""
         self.prepared(metric, options)
         segments = self.segments(hyps, refs)
         sentencizer, tokenizer = _sentencizer(options), _tokenizer(options)
         rouge = self.pyrouge(metric, options, mode)
-        scores = rouge.evaluate(
-            [hyp for hyp, _ in segments], [seg for _, seg in segments],
-            sentencizer=sentencizer, tokenizer=tokenizer,
+        py_rouge = importlib.import_module("rouge_metric.py_rouge")
+        split = sentencizer or rouge._default_sentencizer
+        tokenize = tokenizer or rouge._default_tokenizer
+        hyp_summaries = [[tokenize(sentence) for sentence in split(hyp)] for hyp, _ in segments]
+        ref_summaries = [[[tokenize(sentence) for sentence in split(ref)] for ref in seg]
+                         for _, seg in segments]
+        matches = [_match(rouge, hyp, multi_ref, options)
+                   for hyp, multi_ref in zip(hyp_summaries, ref_summaries, strict=True)]
+        documents = (
+            {metric: (match.to_weighted_score(rouge.alpha, rouge.rouge_w_weight)
+                      if options.variant == "w" else match.to_score(rouge.alpha))}
+            for match in matches
         )
-        return scores, [_counts(rouge, hyp, seg, options, sentencizer, tokenizer)
-                        for hyp, seg in segments]
+        scores = py_rouge._build_rouge_aggregator(mode, rouge.alpha).aggregate(documents)
+        return scores, [(float(m.matches), float(m.hyp_size), float(m.ref_size))
+                        for m in matches]
 
     def sentence_scores(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
@@ -187,34 +208,24 @@ def _only(scores: dict[str, dict[str, float]]) -> dict[str, float]:
     return next(iter(scores.values()))
 
 
-def _counts(
-    rouge: Any, hyp: str, refs: list[str], options: RougeOptions,
-    sentencizer: Callable[[str], list[str]] | None,
-    tokenizer: Callable[[str], list[str]] | None,
-) -> tuple[float, float, float]:
-    """The pair's ``_Match`` as ``_rouge_*_multi_ref`` builds it before scoring."""
+def _match(rouge: Any, hyp: list[list[str]], multi_ref: list[list[list[str]]],
+           options: RougeOptions) -> Any:
+    """The document's ``_Match`` as ``_rouge_*_multi_ref`` builds it before scoring:
+    the metric's summary-level function on each reference, aggregated."""
     py_rouge = importlib.import_module("rouge_metric.py_rouge")
-    split = sentencizer or rouge._default_sentencizer
-    tokenize = tokenizer or rouge._default_tokenizer
-
-    def summary(text: str) -> list[list[str]]:
-        return [tokenize(sentence) for sentence in split(text)]
-
-    hyp_summary = summary(hyp)
     variant = options.variant
     skip = rouge.skip_gap
 
     def match(ref_summary: list[list[str]]) -> Any:
         if variant == "n":
-            return py_rouge._rouge_n_summary_level(hyp_summary, ref_summary, options.n)
+            return py_rouge._rouge_n_summary_level(hyp, ref_summary, options.n)
         if variant in ("l", "lsum"):
-            return py_rouge._rouge_l_summary_level(hyp_summary, ref_summary)
+            return py_rouge._rouge_l_summary_level(hyp, ref_summary)
         if variant == "w":
-            return py_rouge._rouge_w_summary_level(hyp_summary, ref_summary, rouge.rouge_w_weight)
+            return py_rouge._rouge_w_summary_level(hyp, ref_summary, rouge.rouge_w_weight)
         if variant == "s":
-            return py_rouge._rouge_s_summary_level(hyp_summary, ref_summary, skip)
-        return py_rouge._rouge_su_summary_level(hyp_summary, ref_summary, skip)
+            return py_rouge._rouge_s_summary_level(hyp, ref_summary, skip)
+        return py_rouge._rouge_su_summary_level(hyp, ref_summary, skip)
 
     aggregator = py_rouge._build_match_aggregator(rouge.multi_ref_mode)
-    total = aggregator.aggregate(match(summary(ref)) for ref in refs)
-    return float(total.matches), float(total.hyp_size), float(total.ref_size)
+    return aggregator.aggregate(match(ref) for ref in multi_ref)
