@@ -249,6 +249,26 @@ def test_rouge_score_matches_score_multi(rouge_scorer, corpus, metric, stem):
     assert corpus_result.matches == sum(r.matches for r in got)
 
 
+@pytest.mark.parametrize("corpus", sorted(CORPORA))
+def test_rouge_score_lcs_count_is_the_librarys_table(rouge_scorer, corpus):
+    """The adapter takes ROUGE-L's LCS from the recall (round(R * |target|)), not
+    from a second table: it must be the library's ``_lcs_table`` corner for the
+    target that ``score_multi`` kept, on every pair."""
+    adapter = get_adapter("rouge-score", "rouge-l")
+    options = adapter.options("rouge-l")
+    scorer = rouge_scorer.RougeScorer(["rougeL"])
+    tokenize = scorer._tokenizer.tokenize
+    got = adapter.sentence_scores("rouge-l", *CORPORA[corpus], options)
+    for result, (hyp, seg) in zip(got, segments(CORPORA[corpus]), strict=True):
+        chosen = scorer.score_multi(seg, hyp)["rougeL"]
+        target = next(t for t in seg if scorer.score(t, hyp)["rougeL"] == chosen)
+        ref_tokens, hyp_tokens = tokenize(target), tokenize(hyp)
+        lcs = (rouge_scorer._lcs_table(ref_tokens, hyp_tokens)[-1][-1]
+               if ref_tokens and hyp_tokens else 0)
+        assert (result.matches, result.hyp_total, result.ref_total) == (
+            lcs, len(hyp_tokens), len(ref_tokens))
+
+
 def test_rouge_score_non_ascii_vanishes(rouge_scorer):
     adapter = get_adapter("rouge-score", "rouge-1")
     result = adapter.corpus_score("rouge-1", ["日本語"], [["日本語"]], adapter.options("rouge-1"))

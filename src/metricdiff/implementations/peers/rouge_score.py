@@ -225,10 +225,13 @@ class RougeScoreAdapter(PeerRougeAdapter):
     def counts(self, tokenize: Callable[[str], list[str]], key: str, target: str,
                prediction: str, score: Any, options: RougeOptions) -> tuple[float, float, float]:
         """(matches, hyp_total, ref_total) of one pair, from the library's functions
-        and its scorer's ``tokenize``."""
+        and its scorer's ``tokenize``.  ROUGE-L's LCS is not computed a second
+        time: ``_score_lcs``' recall is LCS / |target| as a correctly rounded
+        float, so recall * |target| lies within LCS * 2^-52 of the LCS, and
+        rounding it gives the LCS exactly (as ``pair_counts`` does for rougeLsum)."""
         rouge_scorer = importlib.import_module("rouge_score.rouge_scorer")
         return pair_counts(tokenize, key, target, prediction, score, options,
-                           lambda ref, hyp: rouge_scorer._lcs_table(ref, hyp)[-1][-1],
+                           lambda ref, hyp: round(score.recall * len(ref)),
                            rouge_scorer._create_ngrams)
 
 
