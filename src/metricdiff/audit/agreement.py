@@ -74,7 +74,7 @@ def agreement(
     right: Participant,
     cases: Sequence[Case],
     scores: Scores,
-    effective: dict[str, dict[int, Options | None]],
+    effective: dict[str, list[Options | None]],
 ) -> Found:
     """Two participants against each other, grouped by the axis that parts them."""
     tolerance = pair_tolerance(left, right)
@@ -93,8 +93,8 @@ def agreement(
         b = scores.own[right.name][index].result
         assert a is not None and b is not None
         difference = first_difference(a, b, tolerance)
-        left_profile = effective[left.name].get(index)
-        right_profile = effective[right.name].get(index)
+        left_profile = effective[left.name][index]
+        right_profile = effective[right.name][index]
         if left_profile is None or right_profile is None:
             cause: tuple[str, tuple[str, str]] = ("unexplained", ("", ""))
         else:
