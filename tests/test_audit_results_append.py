@@ -46,3 +46,37 @@ def test_nothing_kept_when_the_file_is_not_there(tmp_path: Path) -> None:
     assert (tmp_path / "fresh" / RESULTS_NAME).read_bytes() == (
         tmp_path / "whole" / RESULTS_NAME
     ).read_bytes()
+
+
+def test_results_removed_during_the_audit_is_a_one_line_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """results.jsonl deleted between two metrics: the first metric's rows are no
+    longer in memory (dropped once written), so the second write cannot redo
+    them; the audit says so on one line, with no traceback."""
+    from metricdiff.cli import EXIT_USAGE, main
+
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat\na dog ran\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\nthe dog ran\n", encoding="utf-8")
+    out = tmp_path / "out"
+    real = audit_output.write_findings
+    writes = []
+
+    def write_then_lose(folder: Path, audits: list[MetricAudit], kept: int = 0) -> list[Path]:
+        written = real(folder, audits, kept)
+        writes.append(len(audits))
+        if len(writes) == 1:
+            (folder / RESULTS_NAME).unlink()  # the user removes it meanwhile
+        return written
+
+    monkeypatch.setattr(audit_output, "write_findings", write_then_lose)
+    status = main(["audit", "--hyp", str(hyp), "--ref", str(ref), "--impl", "reference",
+                   "--metric", "bleu", "--metric", "rouge-1", "--no-minimise", "--jobs", "1",
+                   "--no-progress", "--out", str(out)])
+    error = capsys.readouterr().err.strip().splitlines()
+    assert status == EXIT_USAGE
+    assert error[-1].startswith("metricdiff: error: ")
+    assert "results.jsonl: removed while the audit ran" in error[-1]
+    assert "--resume" in error[-1]
+    assert not any("Traceback" in line for line in error)

@@ -9,13 +9,14 @@ from collections.abc import Sequence
 
 from metricdiff.audit.scores import Scores
 from metricdiff.cases.case import Case
-from metricdiff.comparison.stages import first_difference, headline_delta, headlines_differ
+from metricdiff.comparison.stages import first_difference, headline_delta, quoted_differ
 from metricdiff.findings.explain import Reproducer, changed, explain
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import Found, Participant, Witness, pair_tolerance, stage_of
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import profile_of, with_overrides
 from metricdiff.profiles.metrics import Options, Result
+from metricdiff.scoring.outcomes import headlines
 
 
 def _cause(
@@ -73,7 +74,7 @@ def agreement(
     right: Participant,
     cases: Sequence[Case],
     scores: Scores,
-    effective: dict[str, dict[int, Options | None]],
+    effective: dict[str, list[Options | None]],
 ) -> Found:
     """Two participants against each other, grouped by the axis that parts them."""
     tolerance = pair_tolerance(left, right)
@@ -81,14 +82,19 @@ def agreement(
     reproduce: dict[tuple[str, tuple[str, str]], Options | None] = {}
     bases: dict[tuple[str, tuple[str, str]], Options | None] = {}
     tried: list[tuple[tuple[str, str], ...]] = []
+    # The headlines first, read without building every case's result: most
+    # cases agree, and a large corpus has hundreds of thousands.
+    left_heads, right_heads = headlines(scores.own[left.name]), headlines(scores.own[right.name])
     for index, case in enumerate(cases):
+        x, y = left_heads[index], right_heads[index]
+        if x is None or y is None or not quoted_differ(x, y, tolerance):
+            continue
         a = scores.own[left.name][index].result
         b = scores.own[right.name][index].result
-        if a is None or b is None or not headlines_differ(a, b, tolerance):
-            continue
+        assert a is not None and b is not None
         difference = first_difference(a, b, tolerance)
-        left_profile = effective[left.name].get(index)
-        right_profile = effective[right.name].get(index)
+        left_profile = effective[left.name][index]
+        right_profile = effective[right.name][index]
         if left_profile is None or right_profile is None:
             cause: tuple[str, tuple[str, str]] = ("unexplained", ("", ""))
         else:

@@ -55,12 +55,13 @@ def failure_findings(
 
 def conformance(
     metric: str, person: Participant, cases: Sequence[Case], scores: Scores
-) -> tuple[Found, dict[int, Options | None]]:
+) -> tuple[Found, list[Options | None]]:
     """The participant against the reference configured as it; also, per case,
     the profile that reproduces it (its declared one, an explained one, or None)."""
     own = scores.own[person.name]
     ref = scores.reference[person.name]
-    effective: dict[int, Options | None] = {}
+    # A list, not a dict by case: a large corpus has hundreds of thousands of cases.
+    effective: list[Options | None] = [None] * len(own)
     open_cases: list[Disagreement] = []
     for index, (mine, theirs) in enumerate(zip(own, ref, strict=True)):
         if mine.result is None:

@@ -85,7 +85,7 @@ def audit_metric(
     progress(f"{metric}: {plural(len(people), 'participant')} on {plural(len(cases), 'case')}")
     scores = score_everything(metric, cases, people, config)
     found: Found = []
-    effective: dict[str, dict[int, Options | None]] = {}
+    effective: dict[str, list[Options | None]] = {}
     # A participant that declares no profile has none to conform to: once the
     # profile inferred from its results reproduces every case, that profile is
     # its own, as the paper's is the reference's; else it is held to the paper's.
@@ -95,10 +95,8 @@ def audit_metric(
         if person.impl == REFERENCE or person.name in settled:
             own = settled.get(person.name, person.options)
             found += failure_findings(metric, person, cases, scores.own[person.name])
-            effective[person.name] = {
-                i: (own if r.result is not None else None)
-                for i, r in enumerate(scores.own[person.name])
-            }
+            effective[person.name] = [own if r.result is not None else None
+                                      for r in scores.own[person.name]]
             continue
         conforming, effective[person.name] = conformance(metric, person, cases, scores)
         found += conforming

@@ -15,7 +15,7 @@ import tomli_w
 from metricdiff.atomic import atomic_stream, write_atomic
 from metricdiff.audit.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
-from metricdiff.errors import MetricdiffError
+from metricdiff.errors import MetricdiffError, OutputError
 from metricdiff.findings.finding import Finding
 from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.implementations import get_adapter
@@ -43,6 +43,13 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) 
     findings = out_dir / FINDINGS_NAME
     write_atomic(findings, json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n")
     results = out_dir / RESULTS_NAME
+    if kept and not results.exists() and any(not a.scores.own for a in audits[:kept]):
+        # Their per-case results were dropped once written (``without_results``).
+        done = ", ".join(a.metric for a in audits[:kept])
+        raise OutputError(
+            f"{results}: removed while the audit ran, and the results of {done} are no "
+            "longer in memory to write it again; run the same audit again with --resume "
+            "(its journal keeps every case scored)")
     kept = kept if results.exists() else 0
     with atomic_stream(results) as stream:  # row by row: it can be long
         if kept:

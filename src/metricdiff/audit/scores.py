@@ -15,14 +15,15 @@ from metricdiff.errors import MetricdiffError
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.implementations import resolve
 from metricdiff.scoring.execution import CRASH, CaseResult, Job, Raised, run_jobs
+from metricdiff.scoring.outcomes import Outcomes
 
 
 @attrs.frozen
 class Scores:
     """Every participant's and every reference run's results on the cases."""
 
-    own: dict[str, list[CaseResult]]  # participant name -> per case
-    reference: dict[str, list[CaseResult]]  # participant name -> reference as it
+    own: dict[str, Sequence[CaseResult]]  # participant name -> per case
+    reference: dict[str, Sequence[CaseResult]]  # participant name -> reference as it
     #: Which costly participants took only some of the generated cases.
     capped: tuple[str, ...] = ()
 
@@ -45,7 +46,8 @@ def score_everything(
     own = {p.name: _expanded(outcomes[i], runs[p.name], len(cases))
            for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
-    reference = {p.name: next(as_them) for p in people if p.impl != REFERENCE}
+    reference: dict[str, Sequence[CaseResult]] = {
+        p.name: next(as_them) for p in people if p.impl != REFERENCE}
     capped = tuple(cap.not_run.raised.message for cap in runs.values()
                    if cap is not None and cap.not_run.raised is not None)
     return Scores(own, reference, capped)
@@ -88,7 +90,9 @@ def _samples(samples: tuple[Sample, ...], cap: _Cap | None) -> tuple[Sample, ...
     return samples if cap is None else tuple(samples[i] for i in cap.indices)
 
 
-def _expanded(outcomes: list[CaseResult], cap: _Cap | None, count: int) -> list[CaseResult]:
+def _expanded(
+    outcomes: Sequence[CaseResult], cap: _Cap | None, count: int
+) -> Sequence[CaseResult]:
     """A capped participant's outcomes put back in the places of every case."""
     if cap is None:
         return outcomes
@@ -100,18 +104,21 @@ def _expanded(outcomes: list[CaseResult], cap: _Cap | None, count: int) -> list[
 
 def _run_journalled(
     metric: str, jobs: Sequence[Job], config: AuditConfig
-) -> list[list[CaseResult]]:
+) -> list[Outcomes]:
     """``run_jobs`` on what the journal does not have yet, recording as it goes."""
     journal, progress_stream = config.journal, config.progress_stream
     keys = _Keys(jobs) if journal is not None else None
-    known: list[list[CaseResult | None]] = []
-    for number, job in enumerate(jobs):
-        row: list[CaseResult | None] = [None] * len(job.cases)
-        if journal is not None and keys is not None and journal.recorded:
-            row = [journal.get(keys.key(number, i)) for i in range(len(job.cases))]
-        known.append(row)
+    # Compact rows (``Outcomes``): a large corpus has millions of job-cases, held
+    # until results.jsonl is written.
+    known = [Outcomes(len(job.cases)) for job in jobs]
+    if journal is not None and keys is not None and journal.recorded:
+        for number, row in enumerate(known):
+            for i in range(len(row)):
+                found = journal.get(keys.key(number, i))
+                if found is not None:
+                    row.set(i, found)
     # The cases left to score, per job that has any: (job, indices in job.cases).
-    todo = [(number, [i for i, r in enumerate(row) if r is None])
+    todo = [(number, [i for i in range(len(row)) if row.get(i) is None])
             for number, row in enumerate(known)]
     todo = [(number, indices) for number, indices in todo if indices]
     total = sum(len(job.cases) for job in jobs)
@@ -136,25 +143,21 @@ def _run_journalled(
         try:
             results = run_jobs(pending, workers=config.workers, timeout=config.timeout,
                                on_result=on_result if hooked else None,
-                               executor=config.executor)
+                               executor=config.executor, compact=True)
         except BaseException:  # Ctrl-C: what comes next on stderr starts a line of its own
             if meter is not None:
                 meter.interrupted()
             raise
-        # Equal outcomes (the reference as a participant mostly gives what the
-        # participant gives) are kept once: a large corpus has millions of them,
-        # and they are held until the reports are written.
-        shared: dict[CaseResult, CaseResult] = {}
         for (number, indices), scored in zip(todo, results, strict=True):
+            if len(indices) == len(known[number]) and isinstance(scored, Outcomes):
+                known[number] = scored  # nothing came from the journal: the row as it is
+                continue
             for index, outcome in zip(indices, scored, strict=True):
-                known[number][index] = shared.setdefault(outcome, outcome)
+                known[number].set(index, outcome)
     if meter is not None:
         meter.finish()
-    out: list[list[CaseResult]] = []
-    for outcomes in known:
-        out.append([r for r in outcomes if r is not None])
-        assert len(out[-1]) == len(outcomes)
-    return out
+    assert all(row.complete() for row in known)
+    return known
 
 
 class _Keys:

@@ -25,7 +25,7 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.errors import AdapterUnavailable, InputError
+from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError
 from metricdiff.implementations import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.wording import could_not_score
@@ -175,7 +175,8 @@ def run(args: argparse.Namespace) -> int:
             _write_reports(out)
     except BaseException:
         if out and args.finished and not reporting:  # the metrics finished keep their reports
-            _write_reports(out)
+            with contextlib.suppress(MetricdiffError):  # what stopped the run says more
+                _write_reports(out)
         raise
     finally:
         if journal is not None:

@@ -88,4 +88,9 @@ def headline_delta(a: Result, b: Result) -> float:
 
 def headlines_differ(a: Result, b: Result, tolerance: Tolerance) -> bool:
     """Whether the quoted numbers differ: what a user of both would trip over."""
-    return not _same(a.headline, b.headline, tolerance)
+    return quoted_differ(a.headline, b.headline, tolerance)
+
+
+def quoted_differ(a: float, b: float, tolerance: Tolerance) -> bool:
+    """``headlines_differ`` on the two headlines alone."""
+    return not _same(a, b, tolerance)

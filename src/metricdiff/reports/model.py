@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
@@ -69,21 +69,61 @@ class CaseInfo:
     klass: str = ""
 
 
+def _quoted(result: Result | float | None) -> float | None:
+    """The number people quote of a result (or that number itself), None if
+    there is none or it is not reported (NaN)."""
+    value = result if result is None or isinstance(result, (int, float)) else result.headline
+    return None if value is None or math.isnan(value) else value
+
+
 @attrs.frozen
 class Run:
-    """One implementation on one case: its status and, if it gave one, its result."""
+    """One implementation on one case: its status and, if it gave a result that
+    reports one, the number people quote (BLEU 0-100, ROUGE F 0-1).  Given a
+    result, the run keeps its headline: the reports show nothing else of it,
+    and a large corpus has millions of runs."""
 
     status: str
     error: str
-    result: Result | None
+    headline: float | None = attrs.field(converter=_quoted)
 
-    @property
-    def headline(self) -> float | None:
-        """The number people quote (BLEU 0-100, ROUGE F 0-1), if there is a result
-        that reports it."""
-        if self.result is None or math.isnan(self.result.headline):
-            return None
-        return self.result.headline
+
+class Runs(Mapping[tuple[str, str], Run]):
+    """(implementation, case id) -> its run, held as one list per implementation
+    in the order of ``cases``: an ordinary run (ok, with a headline) as its
+    number alone, any other as its ``Run``, equal ones kept once."""
+
+    def __init__(self, cases: Sequence[str]) -> None:
+        self._index = {case: i for i, case in enumerate(cases)}
+        self._rows: dict[str, list[float | Run | None]] = {}
+        self._others: dict[tuple[str, str], Run] = {}  # a case not among ``cases``
+        self._shared: dict[Run, Run] = {}
+
+    def add(self, impl: str, case: str, run: Run) -> None:
+        index = self._index.get(case)
+        if index is None:
+            self._others[impl, case] = run
+            return
+        row = self._rows.setdefault(impl, [None] * len(self._index))
+        ordinary = run.status == "ok" and not run.error and run.headline is not None
+        row[index] = run.headline if ordinary else self._shared.setdefault(run, run)
+
+    def __getitem__(self, key: tuple[str, str]) -> Run:
+        impl, case = key
+        index = self._index.get(case)
+        entry = None if index is None or impl not in self._rows else self._rows[impl][index]
+        if entry is None:
+            return self._others[key]
+        return entry if isinstance(entry, Run) else Run("ok", "", entry)
+
+    def __iter__(self) -> Iterator[tuple[str, str]]:
+        for impl, row in self._rows.items():
+            yield from ((impl, case) for case, i in self._index.items() if row[i] is not None)
+        yield from self._others
+
+    def __len__(self) -> int:
+        return sum(len(row) - row.count(None) for row in self._rows.values()) + len(
+            self._others)
 
 
 @attrs.frozen
@@ -94,9 +134,10 @@ class MetricRecord:
     implementations: tuple[Implementation, ...]
     skipped: tuple[str, ...]
     cases: tuple[CaseInfo, ...]
-    #: (implementation, case id) -> its run.  The rows of the reference as each
-    #: implementation (``reference-as-<name>``) are checked on reading, not kept.
-    runs: dict[tuple[str, str], Run]
+    #: (implementation, case id) -> its run (``Runs`` when read from a folder).
+    #: The rows of the reference as each implementation (``reference-as-<name>``)
+    #: are checked on reading, not kept.
+    runs: Mapping[tuple[str, str], Run]
     findings: tuple[Finding, ...]
     #: Every implementation's score on the user's corpus and each gap split by
     #: axis (``compare.json``); None when the audit had no corpus of the user's.
@@ -291,19 +332,14 @@ def load_audit(folder: Path) -> AuditRecord:
         findings[found.metric].append(found)
 
     results_path = folder / RESULTS_NAME
-    runs: dict[str, dict[tuple[str, str], Run]] = {metric: {} for metric in known}
-    # Equal runs and names are kept once: a large corpus has millions of rows,
-    # with the same few names and many equal results.
-    shared: dict[Run, Run] = {}
-    names_kept: dict[str, str] = {}
+    runs = {head.metric: Runs([case.id for case in head.cases]) for head in heads}
     for number, line in _lines(results_path):
         row = _parse_json(results_path, line, number)
         metric, impl, case, run = _checked(results_path, number, "result row",
                                            partial(_run_row, row, names))
         if impl not in shown[metric]:  # the reference as a participant: checked, not
             continue  # kept, as no report shows it (and it is half the rows)
-        key = (names_kept.setdefault(impl, impl), names_kept.setdefault(case, case))
-        runs[metric][key] = shared.setdefault(run, run)
+        runs[metric].add(impl, case, run)
 
     corpus = _comparisons(folder / COMPARE_NAME, known)
     return AuditRecord(tuple(

@@ -34,7 +34,7 @@ there exactly as they are here.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Protocol
+from typing import Literal, Protocol, overload
 
 import attrs
 
@@ -187,10 +187,26 @@ def run_chunk_here(
     pool = Pool([job], 1, timeout, environ=environ, sys_path=sys_path,
                 chunking=lambda whole: [tuple(range(len(whole.cases)))] if whole.cases else [])
     [results] = pool.run()
-    return results, pool.job_failure.get(0)
+    return list(results), pool.job_failure.get(0)
 
 
 # --------------------------------------------------------------------------
+
+
+@overload
+def run_jobs(
+    jobs: Sequence[Job], *, workers: int = 1, timeout: float | None = 60.0,
+    on_result: OnResult | None = None, executor: Executor | None = None,
+    compact: Literal[False] = False,
+) -> list[list[CaseResult]]: ...
+
+
+@overload
+def run_jobs(
+    jobs: Sequence[Job], *, workers: int = 1, timeout: float | None = 60.0,
+    on_result: OnResult | None = None, executor: Executor | None = None,
+    compact: bool,
+) -> list[Sequence[CaseResult]]: ...
 
 
 def run_jobs(
@@ -200,9 +216,12 @@ def run_jobs(
     timeout: float | None = 60.0,
     on_result: OnResult | None = None,
     executor: Executor | None = None,
-) -> list[list[CaseResult]]:
-    """Every case of every job scored: one list per job, one ``CaseResult`` per
-    case, in input order.  ``timeout`` is per ``score_cases`` call (a chunk, then
+    compact: bool = False,
+) -> list[list[CaseResult]] | list[Sequence[CaseResult]]:
+    """Every case of every job scored: one sequence per job, one ``CaseResult``
+    per case, in input order (a list; with ``compact`` and worker processes, an
+    ``outcomes.Outcomes``, which holds a large corpus's results in a fraction of
+    the memory).  ``timeout`` is per ``score_cases`` call (a chunk, then
     a single case on retry); ``workers`` the number of worker processes.  With
     ``timeout=None`` and one worker the jobs run in this process (see the
     module's docstring for what that gives up).
@@ -223,10 +242,14 @@ def run_jobs(
         raise ValueError(f"timeout must be positive, not {timeout}")
     jobs = list(jobs)
     if executor is not None:
-        return executor.run(jobs, workers, timeout, on_result)
+        return list(executor.run(jobs, workers, timeout, on_result))
     if timeout is None and workers == 1:
         return [run_in_process(job, on_result, number) for number, job in enumerate(jobs)]
-    return Pool(jobs, workers, timeout, on_result).run()
+    rows = Pool(jobs, workers, timeout, on_result).run()
+    if compact:
+        kept: list[Sequence[CaseResult]] = list(rows)
+        return kept
+    return [list(row) for row in rows]
 
 
 def shutdown_workers() -> None:

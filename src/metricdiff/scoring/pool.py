@@ -52,6 +52,7 @@ from metricdiff.scoring.execution import (
     Job,
     OnResult,
 )
+from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main
 
@@ -126,7 +127,8 @@ class Pool:
         self.timeout = timeout
         self.setup_timeout = None if timeout is None else max(timeout, SETUP_TIMEOUT)
         self.context = start_context()
-        self.results: list[list[CaseResult | None]] = [[None] * len(j.cases) for j in jobs]
+        # Compact (``Outcomes``): an audit of a large corpus has millions of them.
+        self.results = [Outcomes(len(j.cases)) for j in jobs]
         self.job_failure: dict[int, CaseResult] = {}
         self.pending: deque[_Task] = deque(
             _Task(number, chunk)
@@ -136,7 +138,7 @@ class Pool:
         self.idle: list[_Worker] = _take_kept(workers)
         self.busy: dict[Connection, _Worker] = {}
 
-    def run(self) -> list[list[CaseResult]]:
+    def run(self) -> list[Outcomes]:
         try:
             while self.pending or self.busy:
                 self._dispatch()
@@ -147,11 +149,8 @@ class Pool:
             self._shutdown(keep=False)
             raise
         self._shutdown(keep=True)
-        out: list[list[CaseResult]] = []
-        for row in self.results:
-            assert all(r is not None for r in row)
-            out.append([r for r in row if r is not None])
-        return out
+        assert all(row.complete() for row in self.results)
+        return self.results
 
     # -- scheduling ----------------------------------------------------------
 
@@ -298,8 +297,8 @@ class Pool:
             self._set(task.job, index, outcome)
 
     def _set(self, job: int, index: int, outcome: CaseResult) -> None:
-        first = self.results[job][index] is None
-        self.results[job][index] = outcome
+        first = self.results[job].get(index) is None
+        self.results[job].set(index, outcome)
         if first and self.on_result is not None:
             self.on_result(job, index, outcome)
 

@@ -35,6 +35,8 @@ stays up as long as any worker does).
 from __future__ import annotations
 
 import contextlib
+import functools
+import gc
 import importlib.util
 import logging
 import multiprocessing
@@ -159,6 +161,7 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
     group when ``lifeline`` closes."""
     _detach(lifeline)
     adapters: dict[tuple[str, str, str | None, str], AnyAdapter] = {}
+    scored = 0  # cases since the memos were last emptied
     while True:
         try:
             message = conn.recv()
@@ -183,6 +186,10 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
         adapters[key] = adapter
         conn.send(("ready",))
         _quiet_root_logger()
+        scored += len(cases)
+        if scored >= TRIM_EVERY:
+            scored = 0
+            trim_memos()
         try:
             results = score_chunk(adapter, metric, options, cases)
         except BaseException as error:  # SystemExit from a library included
@@ -192,6 +199,30 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
             conn.send(("done", results))
         except (pickle.PicklingError, TypeError, AttributeError):
             conn.send(("done", [_sendable(result) for result in results]))
+
+
+#: A worker empties its large memos after about this many cases (see ``trim_memos``).
+TRIM_EVERY = 8192
+#: A memo with more entries than this is large.
+LARGE_MEMO = 1024
+_MEMO_TYPE = type(functools.lru_cache(maxsize=1)(len))
+
+
+def trim_memos() -> None:
+    """Empty every bounded ``functools.lru_cache`` holding more than
+    ``LARGE_MEMO`` entries: the reference's per-text memos and the peers' own
+    (sacrebleu memoises 65,536 lines per tokenizer), each bounded at 2**16-2**17
+    texts, several hundred MB in all once an audit of a large corpus has filled
+    them.  A worker scores each case once per job, and a job's cases come in
+    order, so a memo as large as the corpus is what it would take to hit across
+    jobs; emptying it loses a few hits on a small corpus, and nothing else (each
+    memoises a pure function).  Small and unbounded caches (a loaded resource, a
+    tokenizer object) are left alone."""
+    for memo in gc.get_objects():
+        if type(memo) is _MEMO_TYPE:
+            bounded = memo.cache_parameters()["maxsize"] is not None
+            if bounded and memo.cache_info().currsize > LARGE_MEMO:
+                memo.cache_clear()
 
 
 def _quiet_root_logger() -> None:
