@@ -127,8 +127,8 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 #: implementations judge, counted back from its smallest: most of its way down
 #: near the end, where the stand-in may have strayed, a few further back.
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
-#: Where a side starts a process per call (``judge.process_per_call``), every case
-#: judged costs a run of that process: the last step and the one before only.
+#: Where a side starts processes (``judge.process_per_call``, ``process_per_case``),
+#: the cases judged cost runs of them: the last step and the one before only.
 CONFIRMED_STEPS_PER_CALL = (0, 1)
 
 
@@ -139,7 +139,8 @@ def _steps(metric: str, witness: Witness, origin: Sample,
     first, each smaller than ``start`` (default: ``origin``)."""
     trail = surrogate.reference_trail(metric, witness, origin)[::-1]
     limit = size(start or origin)
-    backs = CONFIRMED_STEPS_PER_CALL if judge.process_per_call(metric, witness) else CONFIRMED_STEPS
+    backs = (CONFIRMED_STEPS_PER_CALL if judge.process_per_call(metric, witness)
+             or judge.process_per_case(metric, witness) else CONFIRMED_STEPS)
     return [step for step in dict.fromkeys(trail[back] for back in backs
                                            if back < len(trail)) if size(step) < limit]
 
@@ -270,7 +271,7 @@ def minimise_finding(
     budget = budget or Budget()
     holds = holds_for(metric, witness, timeout, budget, scored)
     if surrogate.stands_in(witness):  # Hypothesis (one case at a time) is not needed
-        holds = surrogate.filtered(surrogate.reference_holds(metric, witness), holds)
+        holds = surrogate.filtered(surrogate.reference_holds(metric, witness, start), holds)
         case = None
     holds = rationed(budget, holds)
     smallest = _judged_minimum(metric, start, case, witness, holds, known)
@@ -327,9 +328,10 @@ def _judged_minimum(metric: str, start: Sample, case: Case | None, witness: Witn
 def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,
                  holds: shrink.Holds, first_batch: int) -> Sample:
     """``start`` shrunk: a generated case first by Hypothesis within its class
-    (not where a side starts a process per call), then by greedy reduction."""
+    (not where a side starts processes), then by greedy reduction."""
     if (case is not None and case.origin == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK and not judge.process_per_call(metric, witness)):
+            and case.klass not in _SLOW_TO_SHRINK and not judge.process_per_call(metric, witness)
+            and not judge.process_per_case(metric, witness)):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and size(found) < size(start):
             start = found
