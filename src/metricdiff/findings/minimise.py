@@ -125,11 +125,13 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 
 #: Which steps of the stand-in's trail (``surrogate.reference_trail``) the
 #: implementations judge, counted back from its smallest: most of its way down
-#: near the end, where the stand-in may have strayed, a few further back.
+#: near the end, where the stand-in may have strayed, a few further back.  Also
+#: where a side starts a process per case (pyrouge): a few more cases in this one
+#: judgement cost less than shrinking again with the sides judging every
+#: candidate, which a refusal of the last steps alone leads to (a rounding of
+#: the Perl script's that the profile does not model, on a shrunk case's small
+#: scores).
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
-#: Where a side starts processes (``judge.process_per_call``, ``process_per_case``),
-#: the cases judged cost runs of them: the last step and the one before only.
-CONFIRMED_STEPS_PER_CALL = (0, 1)
 
 
 def _steps(metric: str, witness: Witness, origin: Sample,
@@ -139,9 +141,7 @@ def _steps(metric: str, witness: Witness, origin: Sample,
     first, each smaller than ``start`` (default: ``origin``)."""
     trail = surrogate.reference_trail(metric, witness, origin)[::-1]
     limit = size(start or origin)
-    backs = (CONFIRMED_STEPS_PER_CALL if judge.process_per_call(metric, witness)
-             or judge.process_per_case(metric, witness) else CONFIRMED_STEPS)
-    return [step for step in dict.fromkeys(trail[back] for back in backs
+    return [step for step in dict.fromkeys(trail[back] for back in CONFIRMED_STEPS
                                            if back < len(trail)) if size(step) < limit]
 
 
