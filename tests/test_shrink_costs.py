@@ -105,3 +105,16 @@ def test_the_stand_in_keeps_clear_of_texts_a_side_refuses() -> None:
             assert not [step for step in trail if has_textless(step)], finding.summary()
             checked += 1
     assert checked, "some finding has a side that refuses textless texts"
+
+
+def test_a_batch_judged_a_process_per_case_spends_one_judgement_per_candidate() -> None:
+    from metricdiff.findings.minimise import Budget
+
+    # Five judgements allowed: a batch of three candidates judged by pyrouge (three
+    # Perl runs) leaves two; a batch of three more is refused and its finding cut.
+    budget = Budget(left=5)
+    budget.finding = 7
+    assert budget.spend(3)
+    assert budget.left == 2
+    assert not budget.spend(3)
+    assert budget.cut == {7}

@@ -29,7 +29,10 @@ from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 SMALL_ENOUGH = 60
 #: How many batches of candidates the shrinker may have judged per metric: a count,
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
-#: with many findings against a slow implementation stays bounded.
+#: with many findings against a slow implementation stays bounded.  Where a side
+#: starts a process per case (``judge.process_per_case``), each candidate of a
+#: batch counts as one: pyrouge shrinking a user's whole file (an unexplained
+#: finding on the corpus case) ran the Perl script hundreds of times.
 SHRINK_BUDGET = 40
 #: The first batch of each greedy round (``shrink.minimise``): a long case's round
 #: usually ends at its first few candidates, the biggest reductions.
@@ -48,8 +51,8 @@ class Budget:
     finding: int = 0
     cut: set[int] = attrs.field(factory=set)
 
-    def spend(self) -> bool:
-        self.left -= 1
+    def spend(self, judgements: int = 1) -> bool:
+        self.left -= judgements
         if self.left < 0:
             self.cut.add(self.finding)
         return self.left >= 0
@@ -195,9 +198,10 @@ def holds_for(
     outcome on every sample judged is kept in ``scored``, if given (so the example
     finally shown is not scored again)."""
     budget = budget or Budget()
+    per_case = judge.process_per_case(metric, witness)
 
     def holds(samples: Sequence[Sample]) -> list[bool]:
-        if not budget.spend():
+        if not budget.spend(len(samples) if per_case else 1):
             return [False] * len(samples)
         sides = judge.score_sides(witness, samples, timeout)
         if scored is not None:
