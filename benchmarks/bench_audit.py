@@ -202,6 +202,8 @@ def main() -> None:
                         help="default: every metric (bleu and rouge-1 with --throughput)")
     parser.add_argument("--throughput", action="store_true",
                         help="cases per second at --jobs 1 and 2, no minimal examples")
+    parser.add_argument("--input", action="append", choices=("generated", "real-files"),
+                        help="default: both")
     parser.add_argument("--repeat", type=int, default=1,
                         help="audits of each kind, alternately; the fastest kept (default 1)")
     parser.add_argument("--one", nargs=3, metavar=("METRIC", "INPUT", "CASES"),
@@ -221,7 +223,7 @@ def main() -> None:
     cases = 60 if args.quick else args.cases or 300
     rows = []
     for metric in args.metric or METRICS:
-        for source in ("generated", "real-files"):
+        for source in args.input or ("generated", "real-files"):
             row = shrink_cost(metric, source, cases, args.repeat)
             rows.append(row)  # each ratio as soon as it is measured, the table at the end
             print(f"RATIO audit {metric} {source} default/no-minimise {row['ratio']} "
