@@ -118,3 +118,11 @@ def test_a_batch_judged_a_process_per_case_spends_one_judgement_per_candidate() 
     assert budget.left == 2
     assert not budget.spend(3)
     assert budget.cut == {7}
+
+
+def test_jury_rouge_declares_its_corpus_results_unrepeatable() -> None:
+    # docs/peers.md: its bootstrap median gave F 0.5782, then 0.5708, on one fixture.
+    from metricdiff.implementations import get_adapter
+
+    assert not get_adapter("jury", "rouge-1").reproducible
+    assert get_adapter("rouge-score", "rouge-1").reproducible

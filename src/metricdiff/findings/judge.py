@@ -5,13 +5,13 @@ the stand-in proposes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import first_difference, headlines_differ
 from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.witness import REFERENCE, Witness, pair_tolerance, stage_of
-from metricdiff.implementations import get_adapter
+from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.profiles.metrics import Result
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 
@@ -41,7 +41,7 @@ def process_per_call(metric: str, witness: Witness) -> bool:
     ``process_per_call``, as the Perl script's): there a call costs about the same
     for one candidate as for 64, so candidates go in full batches, and Hypothesis,
     which judges one at a time, is not used."""
-    return _a_side_declares(metric, witness, "process_per_call")
+    return _a_side(metric, witness, lambda adapter: adapter.process_per_call)
 
 
 def process_per_case(metric: str, witness: Witness) -> bool:
@@ -49,17 +49,24 @@ def process_per_case(metric: str, witness: Witness) -> bool:
     declares ``process_per_case``: pyrouge, multi-bleu.perl, a ``cmd:`` program):
     every candidate judged costs a process, so as few are judged as may be, and
     not by Hypothesis, which judges one per call."""
-    return _a_side_declares(metric, witness, "process_per_case")
+    return _a_side(metric, witness, lambda adapter: adapter.process_per_case)
 
 
-def _a_side_declares(metric: str, witness: Witness, flag: str) -> bool:
+def unrepeatable(metric: str, witness: Witness) -> bool:
+    """Whether a side's corpus results differ from one run to the next (its adapter
+    declares ``reproducible = False``, as jury's ROUGE): judged on a smaller corpus
+    it may show a finding by chance, and not again."""
+    return _a_side(metric, witness, lambda adapter: not adapter.reproducible)
+
+
+def _a_side(metric: str, witness: Witness, test: Callable[[AnyAdapter], bool]) -> bool:
     sides = [witness.left] + ([witness.right] if witness.right is not None else [])
     for person in sides:
         try:
             adapter = get_adapter(person.impl, metric)
         except Exception:  # the shrinker's own judgement will report why
             continue
-        if getattr(adapter, flag):
+        if test(adapter):
             return True
     return False
 

@@ -118,6 +118,9 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
             finding = _shown_on(finding, witness, *confirmed[number])
         elif _example_size(finding) > SMALL_ENOUGH and budget.spent():
             pass  # every candidate would be refused: not even Hypothesis need draw them
+        elif (witness.reproduce is None and len(finding.example.hyps) > 1
+                and _example_size(finding) > SMALL_ENOUGH and judge.unrepeatable(metric, witness)):
+            budget.cut.add(number)  # shown as found: a smaller corpus cannot be judged
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
