@@ -5,14 +5,13 @@ the stand-in proposes."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import first_difference, headlines_differ
 from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.witness import REFERENCE, Witness, pair_tolerance, stage_of
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Adapter
+from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.profiles.metrics import Result
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 
@@ -38,17 +37,36 @@ def score_sides(witness: Witness, samples: Sequence[Sample],
 
 
 def process_per_call(metric: str, witness: Witness) -> bool:
-    """Whether a side starts a process per call (an adapter whose ``batch_size`` is
-    above the default, as the Perl script's): there a call costs about the same for
-    one candidate as for 64, so candidates go in full batches and Hypothesis, which
-    judges one at a time, is not used."""
+    """Whether a side starts a process per call (its adapter declares
+    ``process_per_call``, as the Perl script's): there a call costs about the same
+    for one candidate as for 64, so candidates go in full batches, and Hypothesis,
+    which judges one at a time, is not used."""
+    return _a_side(metric, witness, lambda adapter: adapter.process_per_call)
+
+
+def process_per_case(metric: str, witness: Witness) -> bool:
+    """Whether a side starts a process for every case it scores (its adapter
+    declares ``process_per_case``: pyrouge, multi-bleu.perl, a ``cmd:`` program):
+    every candidate judged costs a process, so as few are judged as may be, and
+    not by Hypothesis, which judges one per call."""
+    return _a_side(metric, witness, lambda adapter: adapter.process_per_case)
+
+
+def unrepeatable(metric: str, witness: Witness) -> bool:
+    """Whether a side's corpus results differ from one run to the next (its adapter
+    declares ``reproducible = False``, as jury's ROUGE): judged on a smaller corpus
+    it may show a finding by chance, and not again."""
+    return _a_side(metric, witness, lambda adapter: not adapter.reproducible)
+
+
+def _a_side(metric: str, witness: Witness, test: Callable[[AnyAdapter], bool]) -> bool:
     sides = [witness.left] + ([witness.right] if witness.right is not None else [])
     for person in sides:
         try:
-            batch_size = get_adapter(person.impl, metric).batch_size
+            adapter = get_adapter(person.impl, metric)
         except Exception:  # the shrinker's own judgement will report why
             continue
-        if batch_size > Adapter.batch_size:
+        if test(adapter):
             return True
     return False
 

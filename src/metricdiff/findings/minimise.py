@@ -29,7 +29,10 @@ from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 SMALL_ENOUGH = 60
 #: How many batches of candidates the shrinker may have judged per metric: a count,
 #: spent in the findings' fixed order, so that runs stay reproducible and an audit
-#: with many findings against a slow implementation stays bounded.
+#: with many findings against a slow implementation stays bounded.  Where a side
+#: starts a process per case (``judge.process_per_case``), each candidate of a
+#: batch counts as one: pyrouge shrinking a user's whole file (an unexplained
+#: finding on the corpus case) ran the Perl script hundreds of times.
 SHRINK_BUDGET = 40
 #: The first batch of each greedy round (``shrink.minimise``): a long case's round
 #: usually ends at its first few candidates, the biggest reductions.
@@ -48,8 +51,8 @@ class Budget:
     finding: int = 0
     cut: set[int] = attrs.field(factory=set)
 
-    def spend(self) -> bool:
-        self.left -= 1
+    def spend(self, judgements: int = 1) -> bool:
+        self.left -= judgements
         if self.left < 0:
             self.cut.add(self.finding)
         return self.left >= 0
@@ -115,6 +118,9 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
             finding = _shown_on(finding, witness, *confirmed[number])
         elif _example_size(finding) > SMALL_ENOUGH and budget.spent():
             pass  # every candidate would be refused: not even Hypothesis need draw them
+        elif (witness.reproduce is None and len(finding.example.hyps) > 1
+                and _example_size(finding) > SMALL_ENOUGH and judge.unrepeatable(metric, witness)):
+            budget.cut.add(number)  # shown as found: a smaller corpus cannot be judged
         else:
             finding = minimise_finding(metric, finding, witness, timeout,
                                        by_id.get(finding.example.case_id), budget, shown)
@@ -125,11 +131,13 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
 
 #: Which steps of the stand-in's trail (``surrogate.reference_trail``) the
 #: implementations judge, counted back from its smallest: most of its way down
-#: near the end, where the stand-in may have strayed, a few further back.
+#: near the end, where the stand-in may have strayed, a few further back.  Also
+#: where a side starts a process per case (pyrouge): a few more cases in this one
+#: judgement cost less than shrinking again with the sides judging every
+#: candidate, which a refusal of the last steps alone leads to (a rounding of
+#: the Perl script's that the profile does not model, on a shrunk case's small
+#: scores).
 CONFIRMED_STEPS = (0, 1, 2, 4, 8, 16)
-#: Where a side starts a process per call (``judge.process_per_call``), every case
-#: judged costs a run of that process: the last step and the one before only.
-CONFIRMED_STEPS_PER_CALL = (0, 1)
 
 
 def _steps(metric: str, witness: Witness, origin: Sample,
@@ -139,8 +147,7 @@ def _steps(metric: str, witness: Witness, origin: Sample,
     first, each smaller than ``start`` (default: ``origin``)."""
     trail = surrogate.reference_trail(metric, witness, origin)[::-1]
     limit = size(start or origin)
-    backs = CONFIRMED_STEPS_PER_CALL if judge.process_per_call(metric, witness) else CONFIRMED_STEPS
-    return [step for step in dict.fromkeys(trail[back] for back in backs
+    return [step for step in dict.fromkeys(trail[back] for back in CONFIRMED_STEPS
                                            if back < len(trail)) if size(step) < limit]
 
 
@@ -194,9 +201,10 @@ def holds_for(
     outcome on every sample judged is kept in ``scored``, if given (so the example
     finally shown is not scored again)."""
     budget = budget or Budget()
+    per_case = judge.process_per_case(metric, witness)
 
     def holds(samples: Sequence[Sample]) -> list[bool]:
-        if not budget.spend():
+        if not budget.spend(len(samples) if per_case else 1):
             return [False] * len(samples)
         sides = judge.score_sides(witness, samples, timeout)
         if scored is not None:
@@ -270,7 +278,7 @@ def minimise_finding(
     budget = budget or Budget()
     holds = holds_for(metric, witness, timeout, budget, scored)
     if surrogate.stands_in(witness):  # Hypothesis (one case at a time) is not needed
-        holds = surrogate.filtered(surrogate.reference_holds(metric, witness), holds)
+        holds = surrogate.filtered(surrogate.reference_holds(metric, witness, start), holds)
         case = None
     holds = rationed(budget, holds)
     smallest = _judged_minimum(metric, start, case, witness, holds, known)
@@ -327,9 +335,10 @@ def _judged_minimum(metric: str, start: Sample, case: Case | None, witness: Witn
 def _own_minimum(metric: str, start: Sample, case: Case | None, witness: Witness,
                  holds: shrink.Holds, first_batch: int) -> Sample:
     """``start`` shrunk: a generated case first by Hypothesis within its class
-    (not where a side starts a process per call), then by greedy reduction."""
+    (not where a side starts processes), then by greedy reduction."""
     if (case is not None and case.origin == "generated" and case.klass
-            and case.klass not in _SLOW_TO_SHRINK and not judge.process_per_call(metric, witness)):
+            and case.klass not in _SLOW_TO_SHRINK and not judge.process_per_call(metric, witness)
+            and not judge.process_per_case(metric, witness)):
         found = hypothesis_minimum(metric, case, holds)
         if found is not None and size(found) < size(start):
             start = found

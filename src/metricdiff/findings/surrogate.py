@@ -40,15 +40,21 @@ def stands_in(witness: Witness) -> bool:
             and witness.base is not None)
 
 
-def reference_holds(metric: str, witness: Witness) -> shrink.Holds:
+def reference_holds(metric: str, witness: Witness, origin: Sample | None = None) -> shrink.Holds:
     """The test a smaller case must pass, with the reference under ``base`` and
-    under ``reproduce`` in place of the two sides (see the module's docstring)."""
+    under ``reproduce`` in place of the two sides (see the module's docstring);
+    and, where a side may refuse a text without words (``refuses_textless``) and
+    ``origin``, the case shrunk from, has none, no such text."""
     assert witness.base is not None and witness.reproduce is not None
     base, reproduce = witness.base, witness.reproduce
     tolerance = pair_tolerance(witness.left, witness.right)
+    wordless_refused = (origin is not None and refuses_textless(witness)
+                        and not has_textless(origin))
 
     def one(sample: Sample) -> bool:
         hyps, refs = sample
+        if wordless_refused and has_textless(sample):
+            return False
         if witness.kind == "conformance":
             # The implementation is the reference under the explaining profile,
             # the reference as it claims to be is the reference under its declared one.
@@ -69,6 +75,29 @@ def reference_holds(metric: str, witness: Witness) -> shrink.Holds:
     return holds
 
 
+def refuses_textless(witness: Witness) -> bool:
+    """Whether a side declares ``empty_policy=error`` while the cause is not about
+    that axis.  The reference refuses only a pair with no token on either side,
+    but such implementations die on less (pyrouge and ROUGE-1.5.5.pl's ROUGE-W on
+    any reference without tokens): a case the stand-in shrinks to an empty text
+    would be refused by them, and the finding shrunk again with them judging every
+    candidate.  The stand-in keeps clear of such texts instead."""
+    assert witness.base is not None and witness.reproduce is not None
+    if getattr(witness.base, "empty_policy", None) != getattr(witness.reproduce,
+                                                                "empty_policy", None):
+        return False
+    sides = [witness.left] + ([witness.right] if witness.right is not None else [])
+    return any(getattr(side.options, "empty_policy", None) == "error" for side in sides)
+
+
+def has_textless(sample: Sample) -> bool:
+    """Whether a hypothesis or reference of ``sample`` has no letter or digit (no
+    token under any tokenizer the implementations use)."""
+    hyps, refs = sample
+    texts = [*hyps, *(ref for group in refs for ref in group if ref is not None)]
+    return any(not any(char.isalnum() for char in text) for text in texts)
+
+
 def filtered(first: shrink.Holds, then: shrink.Holds) -> shrink.Holds:
     """Judged by ``first``, and those it passes by ``then`` as well, in one call (none
     if it passes none): the implementations judge only what the reference's stand-in
@@ -87,7 +116,7 @@ def shared_origin(metric: str, witness: Witness, start: Sample,
     """The smallest of ``known`` (examples already shown), smaller than
     ``start``, under which the reference alone (``reference_holds``) shows the
     cause: where findings with one cause share their example."""
-    holds = reference_holds(metric, witness)
+    holds = reference_holds(metric, witness, start)
     smaller = sorted({s for s in known if size(s) < size(start)},
                      key=lambda s: (size(s), repr(s)))
     return next((s for s in smaller if holds([s])[0]), None)
@@ -102,7 +131,7 @@ def reference_trail(metric: str, witness: Witness, origin: Sample) -> list[Sampl
     implementations do not confirm the last: the stand-in is right on most of the
     way down and wrong, if anywhere, at its end (an empty reference, one odd
     character), where a quirk the profile does not model takes over."""
-    holds = reference_holds(metric, witness)
+    holds = reference_holds(metric, witness, origin)
     return _trail(origin, holds) if holds([origin])[0] else []
 
 

@@ -138,6 +138,16 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     #: How many cases ``metricdiff.scoring.execution`` hands to one ``score_cases`` call;
     #: an adapter with a high fixed cost per call (a process) wants more.
     batch_size: ClassVar[int] = 200
+    #: Every ``score_cases`` call starts a process (the Perl script, once per batch):
+    #: judging one case costs about what judging many in the same call costs.
+    process_per_call: ClassVar[bool] = False
+    #: Every case scored starts a process of its own (pyrouge, multi-bleu.perl, a
+    #: ``cmd:`` program): each case judged costs a process start.
+    process_per_case: ClassVar[bool] = False
+    #: Whether a corpus always gets the same result (jury's ROUGE corpus score, a
+    #: bootstrap median, differs from one run to the next: docs/peers.md).  The
+    #: shrinker cannot judge a smaller corpus by an implementation that is not.
+    reproducible: ClassVar[bool] = True
     #: At most this many generated cases in an audit (None: every one), for a peer
     #: whose every call costs processes or files (pyrouge runs the Perl script
     #: through folders of files per case): it still takes every fixture and every

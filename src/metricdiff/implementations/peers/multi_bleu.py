@@ -119,6 +119,7 @@ class MultiBleuAdapter(Adapter[BleuOptions, BleuResult]):
     profile: ClassVar[Mapping[str, Any]] = {"tokenize": "whitespace-ascii"}
     settable: ClassVar[Mapping[str, Collection[str] | None]] = {"lowercase": ("none", "ascii")}
     batch_size = 50
+    process_per_case = True  # a perl run per case (``corpus_score``)
 
     def version(self) -> str:
         try:

@@ -175,6 +175,7 @@ class PyrougeAdapter(PeerRougeAdapter):
     install_hint = "pip install 'metricdiff[peers]'"
     own_stemmer = None  # it always stems
     batch_size = 50
+    process_per_case = True  # a Perl run per case (``_evaluate``)
     tolerance = Tolerance(
         absolute=1e-5, reason="the script prints R, P and F with 5 decimals (as rouge155)")
     metrics = (*_KEYS,)

@@ -112,6 +112,7 @@ class CommandAdapter(UserAdapter):
     kind = "command"
     #: A program never says which metrics it computes: every metric of its family.
     metrics_declared = False
+    process_per_case = True  # one run of the program per case
     command: ClassVar[CommandLine]
 
     def unavailable_reason(self) -> str | None:
