@@ -1,11 +1,15 @@
 """A worker process empties its large memos now and then (``worker.trim_memos``):
-bounded ``lru_cache``s past ``LARGE_MEMO`` entries, and only those."""
+bounded ``lru_cache``s past ``LARGE_MEMO`` entries, and only those, and what they
+held leaves the process."""
 
 from __future__ import annotations
 
 import functools
+from pathlib import Path
 
-from metricdiff.scoring.worker import LARGE_MEMO, trim_memos
+import pytest
+
+from metricdiff.scoring.worker import LARGE_MEMO, _resident_bytes, trim_memos
 
 
 def test_large_bounded_memos_are_emptied_and_the_others_kept() -> None:
@@ -21,3 +25,18 @@ def test_large_bounded_memos_are_emptied_and_the_others_kept() -> None:
     assert small.cache_info().currsize == 1
     assert unbounded.cache_info().currsize == LARGE_MEMO + 1
     assert large("text 1") == "TEXT 1"  # still the same function
+
+
+@pytest.mark.skipif(not Path("/proc/self/statm").exists(), reason="no /proc: memory not measured")
+def test_emptied_memos_give_their_memory_back() -> None:
+    # ~4,000 entries of 1,000 fresh ints (a list of 8 KB plus 28 bytes an int):
+    # about 140 MB by that count, which must leave the process again.
+    held = functools.lru_cache(maxsize=1 << 16)(lambda start: list(range(start, start + 1000)))
+    before = _resident_bytes()
+    for start in range(4000):
+        held(10**6 + start * 1000)
+    filled = _resident_bytes()
+    trim_memos()
+    emptied = _resident_bytes()
+    assert filled - before > 100 * 2**20
+    assert emptied - before < (filled - before) / 10

@@ -35,6 +35,7 @@ stays up as long as any worker does).
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import functools
 import gc
 import importlib.util
@@ -162,8 +163,13 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
     _detach(lifeline)
     adapters: dict[tuple[str, str, str | None, str], AnyAdapter] = {}
     scored = 0  # cases since the memos were last emptied
+    emptied_at = _resident_bytes()  # the memory held once they were (imports included)
     while True:
         try:
+            if scored and not conn.poll(IDLE_SECONDS):
+                scored = 0  # waiting: what the memos hold is of no use now
+                trim_memos()
+                emptied_at = _resident_bytes()
             message = conn.recv()
         except (EOFError, OSError):
             return
@@ -187,9 +193,10 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
         conn.send(("ready",))
         _quiet_root_logger()
         scored += len(cases)
-        if scored >= TRIM_EVERY:
+        if scored >= TRIM_EVERY or _resident_bytes() > emptied_at + MEMO_MEMORY:
             scored = 0
             trim_memos()
+            emptied_at = _resident_bytes()
         try:
             results = score_chunk(adapter, metric, options, cases)
         except BaseException as error:  # SystemExit from a library included
@@ -203,6 +210,14 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
 
 #: A worker empties its large memos after about this many cases (see ``trim_memos``).
 TRIM_EVERY = 8192
+#: ... or sooner, once the worker holds this much more memory than when they were
+#: last emptied (its imports and a peer's own state are not theirs): a BLEU memo
+#: entry holds a segment's n-gram counts, several KB, so 8192 cases can be 300 MB.
+MEMO_MEMORY = 192 * 2**20
+#: ... and whenever it has waited this long for work: an audit's later steps
+#: (explaining, the reports) run in the main process while its workers wait, and
+#: what the workers hold then adds to the audit's peak.
+IDLE_SECONDS = 1.0
 #: A memo with more entries than this is large.
 LARGE_MEMO = 1024
 _MEMO_TYPE = type(functools.lru_cache(maxsize=1)(len))
@@ -223,6 +238,24 @@ def trim_memos() -> None:
             bounded = memo.cache_parameters()["maxsize"] is not None
             if bounded and memo.cache_info().currsize > LARGE_MEMO:
                 memo.cache_clear()
+    _return_freed_memory()
+
+
+def _resident_bytes() -> int:
+    """The worker's resident memory now (Linux's ``/proc``; 0 elsewhere, where
+    only the count of cases, ``TRIM_EVERY``, bounds the memos)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _return_freed_memory() -> None:
+    """Hand what the emptied memos freed back to the system (glibc keeps freed
+    heap for the process otherwise, and it would still count as the worker's)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _quiet_root_logger() -> None:
