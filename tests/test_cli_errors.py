@@ -287,7 +287,10 @@ def test_a_real_ctrl_c_during_scoring(tmp_path: Path) -> None:
     processes score: exit 130 with the one line, and a journal --resume reads."""
     pytest.importorskip("sacrebleu")
     out = tmp_path / "out"
-    script = "import sys; from metricdiff.cli import main; sys.exit(main(sys.argv[1:]))"
+    # As a terminal's foreground job has it: a job a non-interactive shell starts in
+    # the background inherits SIGINT ignored, and Python keeps it ignored.
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "from metricdiff.cli import main; sys.exit(main(sys.argv[1:]))")
     argv = [sys.executable, "-c", script, "audit", "--metric", "bleu", "--impl", "reference",
             "--impl", "sacrebleu", "--generate", "3000", "--seed", "5", "--jobs", "2",
             "--no-minimise", "--out", str(out)]
