@@ -121,6 +121,30 @@ def test_sacrebleu_corpus_matches_corpus_bleu(sacrebleu, corpus, smoothing, smoo
     assert list(result.totals) == unsmoothed.totals
 
 
+def test_sacrebleu_corpus_longer_than_one_extraction(sacrebleu):
+    """The adapter extracts sacrebleu's statistics a slice of segments at a time,
+    to bound the library's reference cache; the corpus score must be the one
+    ``corpus_bleu`` gives the whole corpus in one call (expected values: that
+    call), here over more than two slices with a segment of two references and
+    one whose only reference is empty in each slice."""
+    from metricdiff.implementations.peers import sacrebleu as adapter_module
+
+    size = 2 * adapter_module.EXTRACTED_AT_ONCE + 3
+    words = ["the", "cat", "sat", "on", "a", "mat", "while", "dogs", "ran", "far", "away"]
+    hyps = [" ".join(words[i % 7 : i % 7 + 3 + i % 5]) for i in range(size)]
+    refs: list[list[str]] = [[" ".join(words[i % 5 : i % 5 + 6])] for i in range(size)]
+    for start in range(0, size, adapter_module.EXTRACTED_AT_ONCE):
+        refs[start + 1].append("a cat sat on the mat")
+        refs[start + 2] = [""]
+    adapter = get_adapter("sacrebleu")
+    result = adapter.corpus_score("bleu", hyps, refs, adapter.options("bleu"))
+    expected = sacrebleu.corpus_bleu(hyps, streams(refs))
+    assert result.score == expected.score
+    assert list(result.counts) == expected.counts
+    assert list(result.totals) == expected.totals
+    assert (result.sys_len, result.ref_len) == (expected.sys_len, expected.ref_len)
+
+
 @pytest.mark.parametrize("corpus", sorted(CORPORA))
 @pytest.mark.parametrize("order", [1, 2, 3, 5])
 def test_sacrebleu_max_order(sacrebleu, corpus, order):
