@@ -144,6 +144,20 @@ def test_13a_cache_returns_fresh_lists():
     assert tokenizer("a, b") == ["a", ",", "b"]
 
 
+
+@pytest.mark.parametrize("name", ["13a", "intl", "zh", "rouge-score"])
+def test_remembered_tokens_are_held_once_per_word(name):
+    """A memo keeps each word of the texts it remembers once, not once per
+    occurrence: in texts cut apart separately, the same word is the same string
+    object (what a 100,000-line audit's memory depends on)."""
+    tokenizer = get_tokenizer(name)
+    first, second = tokenizer("the cat and the dog"), tokenizer("a dog and a cat")
+    # Expected by hand: every tokenizer here cuts these texts at the spaces.
+    assert first == ["the", "cat", "and", "the", "dog"]
+    assert first[0] is first[3]
+    assert first[1] is second[4] and first[4] is second[1] and first[2] is second[2]
+
+
 # ---------------------------------------------------------------------------
 # intl: mteval-v14 ``tokenization_international``
 

@@ -3,7 +3,29 @@
 from __future__ import annotations
 
 import abc
+import sys
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 from typing import ClassVar
+
+#: Texts whose tokens a memo keeps, as sacrebleu's tokenizers do.
+MEMO_TEXTS = 2**16
+
+
+def memoised(tokenize: Callable[[str], Iterable[str]]) -> Callable[[str], tuple[str, ...]]:
+    """``tokenize`` remembered for the last ``MEMO_TEXTS`` texts, as a tuple (no
+    caller can change what is remembered) of interned tokens.
+
+    Interned because the memo is what a large audit holds: each token a
+    tokenizer cuts is a string of its own, about 62 bytes, and the 13a and intl
+    memos of a 30,000-line BLEU audit held 148 of its main process's 297 MB in
+    them.  Interned, a word the corpus repeats is held once and a remembered
+    text costs a pointer per token.  ``sys.intern`` returns an equal string, so
+    no token changes."""
+    def interned(text: str) -> tuple[str, ...]:
+        return tuple(map(sys.intern, tokenize(text)))
+
+    return lru_cache(maxsize=MEMO_TEXTS)(interned)
 
 
 class Tokenizer(abc.ABC):

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import attrs
 
 from metricdiff.errors import TokenizerUnavailable
-from metricdiff.implementations.text.tokenizers.base import Tokenizer
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, memoised
 
 
 @attrs.frozen
@@ -84,7 +83,7 @@ class MecabTokenizer(Tokenizer):
                 f"{install}"
             )
         self.version: str = f"{self._tagger.version()}-{setup.version_suffix}"
-        self._cached: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=2**16)(self._tokenize)
+        self._cached: Callable[[str], tuple[str, ...]] = memoised(self._tokenize)
 
     def _tokenize(self, text: str) -> tuple[str, ...]:
         return tuple(self._tagger.parse(text.strip()).split())

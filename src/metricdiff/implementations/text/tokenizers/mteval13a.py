@@ -47,9 +47,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, memoised
 
 # Step 5.  The script's class minus the space (padding a space with spaces changes
 # no token).  re.split keeps each matched character as a piece of its own, so joining
@@ -157,7 +156,7 @@ class Tokenizer13a(Tokenizer):
     name = "13a"
 
     def __init__(self) -> None:
-        self._cached: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=2**16)(tokenize_13a)
+        self._cached: Callable[[str], tuple[str, ...]] = memoised(tokenize_13a)
 
     def __call__(self, text: str) -> list[str]:
         return list(self._cached(text))

@@ -36,11 +36,10 @@ all whitespace before tokenizing, and is not reproduced here.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 import regex
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, memoised
 
 _PUNCT_AFTER_NON_NUMBER = regex.compile(r"(\P{N})(\p{P})")
 _PUNCT_BEFORE_NON_NUMBER = regex.compile(r"(\p{P})(\P{N})")
@@ -93,7 +92,7 @@ class TokenizerIntl(Tokenizer):
     name = "intl"
 
     def __init__(self) -> None:
-        self._cached: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=2**16)(tokenize_intl)
+        self._cached: Callable[[str], tuple[str, ...]] = memoised(tokenize_intl)
 
     def __call__(self, text: str) -> list[str]:
         return list(self._cached(text))

@@ -26,9 +26,8 @@ ASCII output.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, memoised
 
 _TOKEN = re.compile(r"[a-z0-9]+")
 
@@ -43,8 +42,9 @@ class RougeScoreTokenizer(Tokenizer):
         return list(_tokens(text))
 
 
-@lru_cache(maxsize=2**16)
-def _tokens(text: str) -> tuple[str, ...]:
-    """Cached, since ROUGE-1, -2 and -L of one pair tokenize the same texts; a
-    tuple, so that no caller can change the cached tokens."""
-    return tuple(_TOKEN.findall(text.lower()))
+def _uncached_tokens(text: str) -> list[str]:
+    return _TOKEN.findall(text.lower())
+
+
+#: Remembered, since ROUGE-1, -2 and -L of one pair tokenize the same texts.
+_tokens = memoised(_uncached_tokens)

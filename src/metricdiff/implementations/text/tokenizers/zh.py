@@ -46,9 +46,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
-from metricdiff.implementations.text.tokenizers.base import Tokenizer
+from metricdiff.implementations.text.tokenizers.base import Tokenizer, memoised
 from metricdiff.implementations.text.tokenizers.mteval13a import split_western
 
 # The script's table, each bound written as the hex digits after its "\u".
@@ -118,7 +117,7 @@ class ZhTokenizer(Tokenizer):
         bounds = _as_escaped if sacrebleu_ranges else _intended
         self.ranges: list[tuple[int, int]] = [bounds(start, end) for start, end in _RANGES]
         self._cjk_run = _cjk_run_pattern(self.ranges)
-        self._cached: Callable[[str], tuple[str, ...]] = lru_cache(maxsize=2**16)(self._tokenize)
+        self._cached: Callable[[str], tuple[str, ...]] = memoised(self._tokenize)
 
     def is_chinese(self, char: str) -> bool:
         """Whether the CJK table (as this tokenizer reads it) covers ``char``."""
