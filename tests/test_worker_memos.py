@@ -1,4 +1,4 @@
-"""A worker process empties its large memos now and then (``worker.trim_memos``):
+"""A worker process empties its large memos now and then (``memos.trim_memos``):
 bounded ``lru_cache``s past ``LARGE_MEMO`` entries, and only those, and what they
 held leaves the process."""
 
@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.scoring.worker import LARGE_MEMO, _resident_bytes, trim_memos
+from metricdiff.scoring.memos import LARGE_MEMO, trim_memos
+from metricdiff.scoring.worker import _resident_bytes
 
 
 def test_large_bounded_memos_are_emptied_and_the_others_kept() -> None:

@@ -35,9 +35,6 @@ stays up as long as any worker does).
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
-import gc
 import importlib.util
 import logging
 import multiprocessing
@@ -53,6 +50,7 @@ from typing import Any
 from metricdiff.implementations import AnyAdapter
 from metricdiff.scoring.chunks import build_adapter, score_chunk
 from metricdiff.scoring.execution import INVALID, CaseResult
+from metricdiff.scoring.memos import trim_memos
 from metricdiff.scoring.validate import describe
 
 #: Imported once by the forkserver, so that a worker forked from it starts warm.
@@ -218,29 +216,6 @@ MEMO_MEMORY = 192 * 2**20
 #: (explaining, the reports) run in the main process while its workers wait, and
 #: what the workers hold then adds to the audit's peak.
 IDLE_SECONDS = 1.0
-#: A memo with more entries than this is large.
-LARGE_MEMO = 1024
-_MEMO_TYPE = type(functools.lru_cache(maxsize=1)(len))
-
-
-def trim_memos() -> None:
-    """Empty every bounded ``functools.lru_cache`` holding more than
-    ``LARGE_MEMO`` entries: the reference's per-text memos and the peers' own
-    (sacrebleu memoises 65,536 lines per tokenizer), each bounded at 2**16-2**17
-    texts, several hundred MB in all once an audit of a large corpus has filled
-    them.  A worker scores each case once per job, and a job's cases come in
-    order, so a memo as large as the corpus is what it would take to hit across
-    jobs; emptying it loses a few hits on a small corpus, and nothing else (each
-    memoises a pure function).  Small and unbounded caches (a loaded resource, a
-    tokenizer object) are left alone."""
-    for memo in gc.get_objects():
-        if type(memo) is _MEMO_TYPE:
-            bounded = memo.cache_parameters()["maxsize"] is not None
-            if bounded and memo.cache_info().currsize > LARGE_MEMO:
-                memo.cache_clear()
-    _return_freed_memory()
-
-
 def _resident_bytes() -> int:
     """The worker's resident memory now (Linux's ``/proc``; 0 elsewhere, where
     only the count of cases, ``TRIM_EVERY``, bounds the memos)."""
@@ -249,13 +224,6 @@ def _resident_bytes() -> int:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
-
-
-def _return_freed_memory() -> None:
-    """Hand what the emptied memos freed back to the system (glibc keeps freed
-    heap for the process otherwise, and it would still count as the worker's)."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _quiet_root_logger() -> None:
