@@ -5,11 +5,12 @@ held leaves the process."""
 from __future__ import annotations
 
 import functools
+import gc
 from pathlib import Path
 
 import pytest
 
-from metricdiff.scoring.memos import LARGE_MEMO, trim_memos
+from metricdiff.scoring.memos import _MEMO_TYPE, LARGE_MEMO, trim_memos
 from metricdiff.scoring.worker import _resident_bytes
 
 
@@ -41,3 +42,21 @@ def test_emptied_memos_give_their_memory_back() -> None:
     emptied = _resident_bytes()
     assert filled - before > 100 * 2**20
     assert emptied - before < (filled - before) / 10
+
+
+def test_an_audit_empties_its_own_large_memos_after_each_metric(tmp_path: Path) -> None:
+    """The audit's own process (the reference scored and explained in it) keeps
+    no memo past ``LARGE_MEMO`` entries once a metric is done: 1,500 distinct
+    pairs fill the reference's per-text memos beyond that while it runs."""
+    from metricdiff.cli import main
+
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("".join(f"the cat number {n} sat on the mat\n" for n in range(1500)))
+    ref.write_text("".join(f"a cat numbered {n} is on the mat\n" for n in range(1500)))
+    status = main(["audit", "--hyp", str(hyp), "--ref", str(ref), "--impl", "reference",
+                   "--metric", "bleu", "--no-minimise", "--jobs", "1",
+                   "--out", str(tmp_path / "out")])
+    assert status == 0
+    sizes = [memo.cache_info().currsize for memo in gc.get_objects()
+             if type(memo) is _MEMO_TYPE and memo.cache_parameters()["maxsize"] is not None]
+    assert sizes and max(sizes) <= LARGE_MEMO

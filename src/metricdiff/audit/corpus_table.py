@@ -12,6 +12,7 @@ from metricdiff.cases.case import Case, Sample
 from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.scoring.execution import CaseResult
+from metricdiff.scoring.memos import trim_memos
 
 
 def corpus_table(audit: MetricAudit, corpus: Case, impls: Sequence[str] | None,
@@ -27,6 +28,7 @@ def corpus_table(audit: MetricAudit, corpus: Case, impls: Sequence[str] | None,
     sample = corpus.for_metric(audit.metric).sample
     comparison = compare_corpus({audit.metric: sample}, impls, DEFAULT_REPORT, workers,
                                 timeout, claimed, _scored_already(audit, sample))
+    trim_memos()  # the attribution filled the reference's memos again (``audit_metric``)
     return comparison[audit.metric]
 
 

@@ -36,6 +36,7 @@ from metricdiff.findings.minimise import SHRINK_BUDGET, Budget, minimise_finding
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.implementations import adapter_names
 from metricdiff.profiles.metrics import Options
+from metricdiff.scoring.memos import trim_memos
 from metricdiff.wording import plural
 
 
@@ -113,26 +114,11 @@ def audit_metric(
                  f"{plural(len(budget.cut), 'example')} not fully minimised")
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
-    forget_memos()
+    trim_memos()
     return MetricAudit(
         metric, people, [*skipped, *scores.capped], list(cases), scores,
         [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
     )
-
-
-def forget_memos() -> None:
-    """Empty the memos of the reference's scoring (tokens, per-segment counts,
-    explained scores) once a metric is audited: each is bounded, but a large
-    corpus fills them to their bounds, hundreds of MB that the next metric, the
-    corpus table and the reports (read back from the files) would sit on.  The
-    next metric asks for other keys anyway; pure functions, so only time is lost."""
-    from metricdiff.findings.explain import reference_score
-    from metricdiff.implementations.reference import bleu, fast_bleu, rouge
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
-
-    for memo in (reference_score, get_tokenizer, bleu.text_statistics_memo,
-                 fast_bleu.text_statistics_memo, rouge.segment_counts_memo):
-        memo.cache_clear()
 
 
 def _inferred(

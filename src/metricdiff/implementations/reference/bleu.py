@@ -158,10 +158,6 @@ def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOption
     return segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
 
-#: The memo itself, which an audit empties once done (``audit.metric.forget_memos``).
-text_statistics_memo = _text_statistics
-
-
 def smoothed_precisions(stats: BleuStats, options: BleuOptions) -> list[float | None]:
     """p_1 .. p_N after smoothing (BLEU-PN, BLEU-SMOOTH-*); None marks an order
     that ``empty_order=effective-order`` drops."""
@@ -196,8 +192,6 @@ def geometric_mean(precisions: Sequence[float | None], weights: Sequence[float])
             return 0.0
         log_sum += weight * scale * math.log(precision)
     return math.exp(log_sum)
-
-
 
 
 def bleu_from_statistics(stats: BleuStats, options: BleuOptions) -> BleuResult:

@@ -69,10 +69,6 @@ def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOption
     return fast_segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
 
-#: The memo itself, which an audit empties once done (``audit.metric.forget_memos``).
-text_statistics_memo = _text_statistics
-
-
 def fast_uncached_statistics(hyp: str, refs: tuple[str | None, ...],
                              options: BleuOptions) -> BleuStats:
     """``_text_statistics`` without its cache: for a corpus read once, where the

@@ -302,10 +302,6 @@ def _segment_counts(
     )
 
 
-#: The memo itself, which an audit empties once done (``audit.metric.forget_memos``).
-segment_counts_memo = _segment_counts
-
-
 def sentence_rouge(hyp: str, refs: Sequence[str | None], options: RougeOptions) -> RougeResult:
     """ROUGE of one hypothesis against its references (ROUGE-SCORE), rounded
     as ``rounding`` says."""
