@@ -31,6 +31,16 @@ def test_loads_a_good_file(tmp_path):
     assert case.expectations[0].values == {"score": 100.0}
 
 
+
+def test_each_case_points_at_its_own_id_line(tmp_path):
+    # Expected lines counted by hand in the text below: the second case's id
+    # stands on line 13, after a blank line and an indented key.
+    second = GOOD.split("\n", 2)[2].replace("must_example", "must_second")
+    path = tmp_path / "two.toml"
+    path.write_text(GOOD + "\n" + second.replace('id = "', '  id = "'))
+    first, other = load_file(path)
+    assert (first.location, other.location) == (f"{path}:4", f"{path}:13")
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

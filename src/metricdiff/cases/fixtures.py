@@ -30,10 +30,19 @@ _ID_PATTERN = re.compile(r"^(must|conv|reject)_[a-z0-9_]+$")
 _EXAMPLE_BLOCK = re.compile(r"^```toml metricdiff-example\n(.*?)^```", re.M | re.S)
 
 
-def _line_of(text: str, case_id: str) -> int:
-    """The line where ``id = "case_id"`` stands, so errors can point at it."""
-    match = re.search(rf'^\s*id\s*=\s*"{re.escape(case_id)}"', text, re.M)
-    return text.count("\n", 0, match.start()) + 1 if match else 1
+_ID_LINE = re.compile(r'^[ \t]*id[ \t]*=[ \t]*"([^"\n]*)"', re.M)
+
+
+def _id_lines(text: str) -> dict[str, int]:
+    """The line where each ``id = "..."`` first stands, so errors can point at
+    it: one pass over the document, not one search of it per case."""
+    lines: dict[str, int] = {}
+    line, counted = 1, 0
+    for match in _ID_LINE.finditer(text):
+        line += text.count("\n", counted, match.start())
+        counted = match.start()
+        lines.setdefault(match.group(1), line)
+    return lines
 
 
 def _as_text_map(raw: Any, where: str) -> dict[str, str]:
@@ -55,11 +64,11 @@ def _expectation(raw: Any, case_tolerance: float, case_source: str, where: str) 
     return Expectation(when, body, source, tolerance, None if error is None else str(error))
 
 
-def _case(raw: Any, path: Path, text: str, line_offset: int) -> Case:
+def _case(raw: Any, path: Path, id_lines: dict[str, int], line_offset: int) -> Case:
     if not isinstance(raw, dict):
         raise FixtureError(f"{path}:{line_offset + 1}: [[case]] must be a table")
     case_id = str(raw.get("id", ""))
-    where = f"{path}:{line_offset + _line_of(text, case_id)}"
+    where = f"{path}:{line_offset + id_lines.get(case_id, 1)}"
     if not _ID_PATTERN.match(case_id):
         raise FixtureError(
             f"{where}: case id {case_id!r} must be a slug starting with must_, conv_ or reject_"
@@ -106,7 +115,8 @@ def parse_cases(text: str, path: Path, line_offset: int = 0) -> list[Case]:
     version = document.get("format", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         raise FixtureError(f"{path}:1: fixture format {version!r} is not {FORMAT_VERSION}")
-    return [_case(raw, path, text, line_offset) for raw in document.get("case", [])]
+    id_lines = _id_lines(text)
+    return [_case(raw, path, id_lines, line_offset) for raw in document.get("case", [])]
 
 
 def load_file(path: Path) -> list[Case]:
