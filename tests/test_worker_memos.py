@@ -1,6 +1,7 @@
-"""A worker process empties its large memos now and then (``memos.trim_memos``):
-bounded ``lru_cache``s past ``LARGE_MEMO`` entries, and only those, and what they
-held leaves the process."""
+"""Large memos are emptied (``memos.trim_memos``): by a worker process now and
+then, and by the audit's own process after each metric.  Bounded
+``lru_cache``s past ``LARGE_MEMO`` entries, and only those, and what they held
+leaves the process."""
 
 from __future__ import annotations
 
