@@ -165,9 +165,8 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
     while True:
         try:
             if scored and not conn.poll(IDLE_SECONDS):
-                scored = 0  # waiting: what the memos hold is of no use now
-                trim_memos()
-                emptied_at = _resident_bytes()
+                # Waiting: what the memos hold is of no use now.
+                scored, emptied_at = 0, _emptied()
             message = conn.recv()
         except (EOFError, OSError):
             return
@@ -192,9 +191,7 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
         _quiet_root_logger()
         scored += len(cases)
         if scored >= TRIM_EVERY or _resident_bytes() > emptied_at + MEMO_MEMORY:
-            scored = 0
-            trim_memos()
-            emptied_at = _resident_bytes()
+            scored, emptied_at = 0, _emptied()
         try:
             results = score_chunk(adapter, metric, options, cases)
         except BaseException as error:  # SystemExit from a library included
@@ -216,6 +213,14 @@ MEMO_MEMORY = 192 * 2**20
 #: (explaining, the reports) run in the main process while its workers wait, and
 #: what the workers hold then adds to the audit's peak.
 IDLE_SECONDS = 1.0
+
+
+def _emptied() -> int:
+    """Empty the large memos (``trim_memos``); the memory the worker holds after."""
+    trim_memos()
+    return _resident_bytes()
+
+
 def _resident_bytes() -> int:
     """The worker's resident memory now (Linux's ``/proc``; 0 elsewhere, where
     only the count of cases, ``TRIM_EVERY``, bounds the memos)."""
