@@ -5,6 +5,7 @@ kernels must agree with the reference's own ``lcs`` and ``rouge_counts``."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -100,3 +101,46 @@ def test_a_large_corpus_takes_the_fast_path_with_the_readable_result():
         # The oracle: the readable corpus_rouge.
         assert adapter.corpus_score(metric, hyps, refs, options) == rouge_corpus.corpus_rouge(
             hyps, refs, options)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    segments=st.lists(st.tuples(SEGMENT_TEXT, REFERENCES), min_size=1, max_size=4),
+    profiles=st.lists(st.tuples(OPTIONS, VARIANT), min_size=2, max_size=5),
+)
+def test_profiles_that_share_tokens_counts_or_results_score_as_apart(segments, profiles):
+    # Profiles scored in one pass share a text's tokens, a pair's counts and a
+    # segment's result wherever their axes allow: each profile must still get
+    # the readable path's results for it alone.
+    hyps = [hyp for hyp, _ in segments]
+    refs = [refs for _, refs in segments]
+    wanted = [_as(options, variant) for options, variant in profiles]
+    wanted += [attrs.evolve(wanted[0], corpus_average="micro", report="recall"),
+               attrs.evolve(wanted[0], counts="set", multi_ref="jackknife")]
+    expected = [rouge_shared.score_variants(hyps, refs, [one])[0] for one in wanted]
+    assert fast_rouge.fast_score_variants(hyps, refs, wanted) == expected
+
+
+def test_the_reference_scores_many_profiles_of_a_large_corpus_as_one_by_one():
+    from metricdiff.errors import EmptyInputError
+    from metricdiff.implementations.reference import rouge_corpus
+    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+
+    adapter = ReferenceRougeAdapter()
+    words = ["The", "cat", "sat", "on", "a", "mat", "dog"]
+    size = adapter.FAST_FROM + 3
+    hyps = [" ".join(words[(i + k) % 7] for k in range(i % 6 + 1)) for i in range(size)]
+    refs = [[" ".join(words[(2 * i + k) % 7] for k in range(i % 5 + 2))] for i in range(size)]
+    hyps[200], refs[200] = "", [""]  # refused under empty_policy=error
+    profiles = [RougeOptions(variant="n", n=2), RougeOptions(variant="l", lowercase="unicode"),
+                RougeOptions(variant="n", n=1, empty_policy="error"),
+                RougeOptions(variant="lsum"),  # not covered by the fast path
+                RougeOptions(variant="n", n=1, corpus_average="bootstrap-rouge155"),
+                RougeOptions(variant="n", n=1, counts="set", f_measure="beta=1.2")]
+    outcomes = adapter.corpus_scores("rouge-1", hyps, refs, profiles)
+    for options, outcome in zip(profiles, outcomes, strict=True):
+        if options.empty_policy == "error":
+            assert isinstance(outcome, EmptyInputError)
+            continue
+        # The oracle: the readable corpus_rouge, profile by profile.
+        assert outcome == rouge_corpus.corpus_rouge(hyps, refs, options)

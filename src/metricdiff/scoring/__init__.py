@@ -1,5 +1,6 @@
 """Scoring implementations: ``score``, ``score_cases`` and ``score_requests``
-(``isolated.py``) are the one way every command scores; ``execution.run_jobs``
+(``isolated.py``) are the one way every command scores (``score_profiles``: the
+reference under many profiles of one corpus); ``execution.run_jobs``
 is the machinery under them (and under the audit)."""
 
 from metricdiff.scoring.execution import CaseResult
@@ -8,6 +9,7 @@ from metricdiff.scoring.isolated import (
     Request,
     score,
     score_cases,
+    score_profiles,
     score_requests,
 )
 
@@ -17,5 +19,6 @@ __all__ = [
     "Request",
     "score",
     "score_cases",
+    "score_profiles",
     "score_requests",
 ]

@@ -35,6 +35,7 @@ from metricdiff.cases.case import Sample
 from metricdiff.implementations import AnyAdapter, get_adapter
 from metricdiff.implementations.base import References
 from metricdiff.implementations.reference.adapter import (
+    ReferenceAdapter,
     ReferenceBleuAdapter,
     ReferenceRougeAdapter,
 )
@@ -149,6 +150,22 @@ def score(
     case = (tuple(hyps), tuple(tuple(segment) for segment in refs))
     [result] = score_cases(adapter, metric, [case], options, timeout=timeout)
     return result
+
+
+def score_profiles(
+    adapter: ReferenceAdapter,
+    metric: str,
+    hyps: Sequence[str],
+    refs: References,
+    profiles: Sequence[Options],
+) -> list[CaseResult]:
+    """The reference's corpus score of ``hyps`` under each of ``profiles``, as
+    ``score`` gives it profile by profile: the explainer's and the attribution's
+    many profiles of one large corpus, scored in one pass where the reference
+    can share the work (``corpus_scores``)."""
+    return [judge(outcome)
+            # each family's reference takes its own options: the union cannot say so
+            for outcome in adapter.corpus_scores(metric, hyps, refs, profiles)]  # type: ignore[arg-type]
 
 
 def _adapter(request: Request) -> AnyAdapter:

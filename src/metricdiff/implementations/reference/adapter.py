@@ -51,6 +51,26 @@ class _Reference(Adapter[OptionsT, ResultT]):
         sentence = type(self).sentence
         return [sentence(hyp, seg, options) for hyp, seg in zip(hyps, refs, strict=True)]
 
+    def scores_together(self, metric: str, hyps: Sequence[str]) -> bool:
+        """Whether ``corpus_scores`` on this corpus, under profiles of ``metric``,
+        costs less than ``corpus_score`` profile by profile."""
+        return False
+
+    def corpus_scores(
+        self, metric: str, hyps: Sequence[str], refs: References, profiles: Sequence[OptionsT]
+    ) -> list[ResultT | Exception]:
+        """``corpus_score`` under each of ``profiles``: its result, or the exception
+        it raised (a configuration the reference refuses).  Profile by profile
+        here; a family that can share the work across profiles overrides it,
+        with the same outcomes."""
+        outcomes: list[ResultT | Exception] = []
+        for options in profiles:
+            try:
+                outcomes.append(self.corpus_score(metric, hyps, refs, options))
+            except Exception as refused:
+                outcomes.append(refused)
+        return outcomes
+
 
 class Tally(Protocol[ResultT]):
     """Several metrics of one family on a corpus given one segment at a time
@@ -101,6 +121,15 @@ class _RougeTally:
                 for v in self.corpus.results()]
 
 
+def _takes(options: RougeOptions, hyp: str, refs: Sequence[str | None]) -> bool:
+    """Whether the fast path scores this segment under ``options`` without refusing."""
+    try:
+        fast_rouge.FastVariants([options]).segment(hyp, refs)
+    except Exception:
+        return False
+    return True
+
+
 class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
     """BLEU as Papineni et al. (2002) define it (``bleu.py``), counted by its
     fast path (``fast_bleu``, tested equal to ``bleu.py``)."""
@@ -139,6 +168,50 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
                 return scored[0].corpus
         return super().corpus_score(metric, hyps, refs, options)
 
+    def scores_together(self, metric: str, hyps: Sequence[str]) -> bool:
+        return len(hyps) >= self.FAST_FROM and fast_rouge.covers(self.options(metric))
+
+    def corpus_scores(self, metric: str, hyps: Sequence[str], refs: References,
+                      profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
+        """From ``FAST_FROM`` segments on, the profiles the fast path covers in
+        one pass of it, each text tokenized and each pair counted once for every
+        profile that shares its text and counting axes: the function
+        ``corpus_score`` calls for one such profile, so every result is the
+        same.  The other profiles one by one."""
+        shared = [index for index, options in enumerate(profiles)
+                  if fast_rouge.covers(options)] if len(hyps) >= self.FAST_FROM else []
+        if len(shared) < 2:
+            return super().corpus_scores(metric, hyps, refs, profiles)
+        outcomes = dict(zip(shared, self._in_one_pass(
+            metric, hyps, refs, [profiles[index] for index in shared]), strict=True))
+        alone = [index for index in range(len(profiles)) if index not in outcomes]
+        outcomes.update(zip(alone, super().corpus_scores(
+            metric, hyps, refs, [profiles[index] for index in alone]), strict=True))
+        return [outcomes[index] for index in range(len(profiles))]
+
+    def _in_one_pass(self, metric: str, hyps: Sequence[str], refs: References,
+                     profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
+        """Covered profiles in one pass.  A segment one of them refuses (an empty
+        pair under ``empty_policy=error``) stops it: the profiles that refuse
+        that segment are scored alone, and the pass starts again without them."""
+        corpus = fast_rouge.fast_corpus_variants(profiles, keep_segments=False)
+        assert corpus is not None  # every profile is covered
+        for hyp, seg_refs in zip(hyps, refs, strict=True):
+            try:
+                corpus.add(hyp, seg_refs)
+            except Exception:
+                refusing = [options for options in profiles
+                            if not _takes(options, hyp, seg_refs)]
+                if not refusing:
+                    raise
+                rest = [options for options in profiles if options not in refusing]
+                outcomes = dict(zip(rest, self._in_one_pass(metric, hyps, refs, rest),
+                                    strict=True))
+                outcomes.update(zip(refusing, super().corpus_scores(metric, hyps, refs,
+                                                                    refusing), strict=True))
+                return [outcomes[options] for options in profiles]
+        return [scores.corpus for scores in corpus.results()]
+
     def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
                    refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
         """Every metric's corpus and segment results from one pass, each text
@@ -155,3 +228,7 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
         for metric, _ in metrics:
             self.check_metric(metric)
         return _RougeTally(metrics, sentences)
+
+
+#: The reference of either family.
+ReferenceAdapter = ReferenceBleuAdapter | ReferenceRougeAdapter

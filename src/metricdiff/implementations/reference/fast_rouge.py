@@ -25,6 +25,9 @@ Where the time goes in the readable path, and what is done instead here:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+
+import attrs
 
 from metricdiff.implementations.reference.fast_counting import clipped, order_counts
 from metricdiff.implementations.reference.rouge import (
@@ -44,6 +47,9 @@ from metricdiff.implementations.reference.rouge_text import text_sentences
 from metricdiff.implementations.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
+
+#: The axes only a corpus's average reads (``rouge_corpus.CorpusPairs``).
+_CORPUS_AXES = ("corpus_average", "bootstrap_seed", "bootstrap_samples")
 
 #: The multi-reference rules under which one reference's result is its pair's.
 _ONE_REFERENCE_IS_THE_PAIR = ("best-f", "best-recall", "pooled", "jackknife")
@@ -128,9 +134,12 @@ class _Pipeline:
 
 
 class FastVariants:
-    """Covered variants (``covers``) scored one segment at a time, each text
-    tokenized once per distinct ``text_key``: what the loop of
-    ``rouge_shared.score_variants`` does for one segment."""
+    """Covered variants (``covers``) scored one segment at a time: what the loop
+    of ``rouge_shared.score_variants`` does for one segment.  Each text is
+    tokenized once per distinct ``text_key``, each pair counted once per
+    distinct counting key (``_count_key``), and each segment's result formed once
+    per distinct ``_result_key``: the audit's explainer scores one corpus under
+    dozens of profiles at once, most of which share all three."""
 
     def __init__(self, variants: Sequence[RougeOptions]) -> None:
         keys = [text_key(options) for options in variants]
@@ -138,25 +147,53 @@ class FastVariants:
                      for key, options in zip(keys, variants, strict=True)}
         slots = {key: slot for slot, key in enumerate(pipelines)}
         self.pipelines = list(pipelines.values())
-        self.plan = [(options, slots[key], options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR)
-                     for options, key in zip(variants, keys, strict=True)]
+        counted = {(slots[key], _count_key(options)): options
+                   for key, options in zip(keys, variants, strict=True)}
+        self.counted = [(slot, options) for (slot, _), options in counted.items()]
+        count_slots = {key: index for index, key in enumerate(counted)}
+        formed = {(count_slots[(slots[key], _count_key(options))], _result_key(options)): options
+                  for key, options in zip(keys, variants, strict=True)}
+        self.formed = [(count_slot, options, options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR)
+                       for (count_slot, _), options in formed.items()]
+        result_slots = {key: index for index, key in enumerate(formed)}
+        self.plan = [result_slots[(count_slots[(slots[key], _count_key(options))],
+                                   _result_key(options))]
+                     for key, options in zip(keys, variants, strict=True)]
 
     def segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
         """Each variant's result for one segment, and whether the segment was
         empty (no token on either side, against every reference)."""
         references = usable_references(refs)
         tokens = [pipeline.segment(hyp, references) for pipeline in self.pipelines]
-        out = []
-        for options, slot, one_is_the_pair in self.plan:
+        counted = []
+        for slot, options in self.counted:
             hyp_tokens, ref_tokens = tokens[slot]
-            counts = [fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens]
+            counted.append([fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens])
+        formed = []
+        for count_slot, options, one_is_the_pair in self.formed:
+            counts = counted[count_slot]
             if len(counts) == 1 and one_is_the_pair:
                 result = result_from_counts(counts[0], options)
             else:
                 result = combine_references(counts, options)
-            out.append((rounded(result, options, recompute_f=True),
-                        all(count.empty for count in counts)))
-        return out
+            formed.append((rounded(result, options, recompute_f=True),
+                           all(count.empty for count in counts)))
+        return [formed[slot] for slot in self.plan]
+
+
+def _count_key(options: RougeOptions) -> tuple[str, int, str]:
+    """What ``fast_pair_counts`` reads of ``options``, given the tokens."""
+    if options.variant == "l":
+        return ("l", 0, "")
+    return (options.variant, options.n, options.counts)
+
+
+@lru_cache(maxsize=1 << 12)
+def _result_key(options: RougeOptions) -> RougeOptions:
+    """What a segment's result reads of ``options``, given its counts: every axis
+    but those of the corpus average, which only ``CorpusPairs`` reads."""
+    paper = RougeOptions()
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in _CORPUS_AXES})
 
 
 def fast_corpus_variants(
