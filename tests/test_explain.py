@@ -222,3 +222,33 @@ def test_mecab_tokenizers_are_proposed_only_when_they_load(
     monkeypatch.setattr(tokenizers, "get_tokenizer", lambda name: object())
     values = candidate_values("tokenize", BleuOptions())
     assert "ja-mecab" in values and "ko-mecab" in values
+
+
+def _large_corpus(size: int) -> tuple[list[str], list[list[str]]]:
+    words = ["The", "cat", "sat", "on", "a", "mat", "Dog", "ran", "the"]
+    hyps = [" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size)]
+    refs = [[" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3))] for i in range(size)]
+    return hyps, refs
+
+
+@pytest.mark.parametrize("changes", [{"lowercase": "unicode"},
+                                     {"lowercase": "unicode", "counts": "set"},
+                                     {"f_measure": "beta=1.2"}])
+def test_a_large_corpus_is_explained_as_profile_by_profile(
+    changes: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A user's corpus is one case of hundreds of segments: its candidates are
+    # scored together.  The oracle: the same search, one candidate at a time.
+    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+
+    declared = paper_options("rouge-2")
+    sample = _large_corpus(ReferenceRougeAdapter.FAST_FROM + 10)
+    reference = get_adapter("reference", "rouge-2")
+    target = reference.corpus_score("rouge-2", *sample, with_overrides(declared, changes))
+    tolerance = Tolerance(0.0, 1e-12)
+    assert Reproducer("rouge-2", [sample], [target], tolerance).together
+    together = explain("rouge-2", declared, [sample], [target], tolerance)
+    monkeypatch.setattr(ReferenceRougeAdapter, "scores_together", lambda *_: False)
+    assert not Reproducer("rouge-2", [sample], [target], tolerance).together
+    assert together == explain("rouge-2", declared, [sample], [target], tolerance)
+    assert together.explained

@@ -33,10 +33,12 @@ def _cause(
     a, b = profile_of(left), profile_of(right)
     differing = [(axis, b[axis]) for axis in a if a[axis] != b[axis] and axis != "n"]
     reproducer = Reproducer(metric, [case.sample], [target], tolerance)
-    for changes in tried:  # causes seen before on this pair usually hold again
-        seen = changed(left, changes)
-        if seen is not None and reproducer.reproduces(seen):
-            return _named(a, changes)
+    # Causes seen before on this pair usually hold again.
+    seen = [(changes, options) for changes in tried
+            if (options := changed(left, changes)) is not None]
+    again = next(reproducer.reproducing([options for _, options in seen]), None)
+    if again is not None:
+        return _named(a, seen[again][0])
     explanation = explain(metric, left, [case.sample], [target], tolerance, differing)
     if explanation.explained and explanation.axis:
         changes = tuple(zip(explanation.axis.split(","), explanation.values[1].split(","),

@@ -14,18 +14,23 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import Difference, first_difference
-from metricdiff.implementations import AnyAdapter, get_adapter
+from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Tolerance
+from metricdiff.implementations.reference.adapter import (
+    ReferenceAdapter,
+    ReferenceBleuAdapter,
+    ReferenceRougeAdapter,
+)
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
 from metricdiff.profiles.metrics import Options, Result
-from metricdiff.scoring import score
+from metricdiff.scoring import score, score_profiles
 
 #: Axes the search never changes: set by the metric name, or not conventions.
 FIXED_AXES = frozenset({"n", "weights", "bootstrap_seed", "bootstrap_samples"})
@@ -148,8 +153,15 @@ def reference_score(
 # The reference's adapter has no state, and looking it up checks the spec's
 # axes against the metric's paper profile: once per metric, not per score.
 @functools.cache
-def _reference(metric: str) -> AnyAdapter:
-    return get_adapter("reference", metric)
+def _reference(metric: str) -> ReferenceAdapter:
+    adapter = get_adapter("reference", metric)
+    assert isinstance(adapter, (ReferenceBleuAdapter, ReferenceRougeAdapter))
+    return adapter
+
+
+#: Candidates scored together, at most, where the reference scores a search's
+#: samples in one pass (``Reproducer.together``).
+AT_ONCE = 256
 
 
 class Reproducer:
@@ -162,6 +174,10 @@ class Reproducer:
         self.samples = samples
         self.targets = targets
         self.tolerance = tolerance
+        # A large corpus (a user's, as one case) is scored under many candidate
+        # profiles at once: one tokenization of each text serves them all.
+        self.together = bool(samples) and all(
+            _reference(metric).scores_together(metric, hyps) for hyps, _ in samples)
 
     def score(self, options: Options, index: int) -> Result | None:
         hyps, refs = self.samples[index]
@@ -183,23 +199,50 @@ class Reproducer:
     def reproduces(self, options: Options) -> bool:
         return self.difference(options) is None
 
+    def reproducing(self, candidates: Sequence[Options]) -> Iterator[int]:
+        """The indices of the ``candidates`` that reproduce every sample, in
+        order: as ``reproduces`` says, one at a time as they are asked for, or
+        all scored together if ``together``."""
+        if not self.together:
+            yield from (index for index, options in enumerate(candidates)
+                        if self.reproduces(options))
+            return
+        alive = list(range(len(candidates)))
+        for (hyps, refs), target in zip(self.samples, self.targets, strict=True):
+            outcomes = score_profiles(_reference(self.metric), self.metric, hyps, refs,
+                                      [candidates[index] for index in alive])
+            alive = [index for index, outcome in zip(alive, outcomes, strict=True)
+                     if outcome.result is not None
+                     and first_difference(target, outcome.result, self.tolerance) is None]
+        yield from alive
+
+
+Candidate = tuple[tuple[tuple[str, str], ...], "Options | None"]
+
 
 def search(
     base: Options,
-    reproduces: Callable[[Options], bool],
+    reproducer: Reproducer,
     changes: Sequence[tuple[str, str]],
 ) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
     """Configurations one change away from ``base`` that reproduce, then two."""
-    for change in changes:
-        options = changed(base, [change])
-        if options is not None and reproduces(options):
-            yield (change,), options
-    for first, second in itertools.combinations(changes, 2):
-        if first[0] == second[0]:
-            continue
-        options = changed(base, [first, second])
-        if options is not None and reproduces(options):
-            yield (first, second), options
+    singles = (((change,), changed(base, [change])) for change in changes)
+    pairs = (((first, second), changed(base, [first, second]))
+             for first, second in itertools.combinations(changes, 2) if first[0] != second[0])
+    yield from _reproducing(reproducer, singles)
+    yield from _reproducing(reproducer, pairs)
+
+
+def _reproducing(
+    reproducer: Reproducer, candidates: Iterator[Candidate]
+) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
+    """The candidates that reproduce, in order: judged one at a time, or
+    ``AT_ONCE`` at a time where the reproducer scores them together."""
+    at_once = AT_ONCE if reproducer.together else 1
+    while chunk := [(found, options) for found, options in itertools.islice(candidates, at_once)]:
+        valid = [(found, options) for found, options in chunk if options is not None]
+        for index in reproducer.reproducing([options for _, options in valid]):
+            yield valid[index]
 
 
 def _describe(base: Options, changes: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, str]]:
@@ -228,7 +271,7 @@ def explain(
     if first is None:
         return Explanation("", ("", ""), declared, None)
     candidates = single_changes(declared) if changes is None else list(changes)
-    for found, options in search(declared, reproducer.reproduces, candidates):
+    for found, options in search(declared, reproducer, candidates):
         axis, values = _describe(declared, found)
         return Explanation(axis, values, options, first)
     return Explanation("unexplained", ("", ""), None, first)
