@@ -212,3 +212,26 @@ def test_several_references_make_multi_ref_live():
     a = paper_options("rouge-1")
     b = attrs.evolve(a, multi_ref="best-f")
     assert inert_axes(a, b, [["one", "two"]]) == frozenset()
+
+
+def test_an_attribution_scored_together_is_the_one_scored_profile_by_profile() -> None:
+    # A user's corpus of hundreds of segments: every coalition's profile is
+    # scored in one pass (``ReferenceScorer.prepare``).  The oracle: the same
+    # attribution, each profile scored alone by the reference's corpus_score.
+    from metricdiff.comparison.corpus import ReferenceScorer
+    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+    from metricdiff.profiles import with_overrides
+    from metricdiff.profiles.metrics import paper_options
+
+    words = ["The", "cat", "sat", "on", "a", "mat", "Dog", "ran", "the"]
+    size = ReferenceRougeAdapter.FAST_FROM + 5
+    hyps = tuple(" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size))
+    refs = tuple((" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3)),)
+                 for i in range(size))
+    a = paper_options("rouge-1")
+    b = with_overrides(a, {"lowercase": "unicode", "counts": "set", "f_measure": "beta=1.2",
+                           "corpus_average": "micro"})
+    together = ReferenceScorer("rouge-1", (hyps, refs))
+    alone = ReferenceScorer("rouge-1", (hyps, refs))
+    assert attribute(a, b, together, prepare=together.prepare) == attribute(a, b, alone)
+    assert len(together.known) == 2 ** 4  # every coalition, scored in the one pass

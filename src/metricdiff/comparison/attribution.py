@@ -188,13 +188,16 @@ def attribute(
     score: Callable[[Options], float],
     width: float = 100.0,
     inert: frozenset[str] = frozenset(),
+    prepare: Callable[[Sequence[Options]], None] | None = None,
 ) -> Attribution:
     """The Shapley attribution of ``score(b) − score(a)`` to the axes on which
     ``a`` and ``b`` differ.  ``score`` is the reference's score under a profile
     (called once per profile needed); ``width`` bounds the scores' range, for
     the error bound of a sampled attribution; ``inert``: axes known not to change
-    the score on this input (``inert.inert_axes``), listed with 0.  An axis that
-    cannot change the metric's variant at all is no axis of the gap."""
+    the score on this input (``inert.inert_axes``), listed with 0; ``prepare``,
+    if given, is first handed every profile an exact attribution scores (to
+    score them together).  An axis that cannot change the metric's variant at
+    all is no axis of the gap."""
     variant = getattr(a, "variant", None)
     differing = [axis for axis in differing_axes(a, b) if affects(axis, variant)]
     live = [axis for axis in differing if axis not in inert]
@@ -203,10 +206,12 @@ def attribute(
         players = players_of(live, {**DEPENDENT_AXES, **INSEPARABLE_AXES})
     names = {",".join(group): group for group in players}
 
+    def profile(coalition: frozenset[str]) -> Options:
+        return between(a, b, frozenset(axis for name in coalition for axis in names[name]))
+
     @functools.cache
     def value(coalition: frozenset[str]) -> float:
-        switched = frozenset(axis for name in coalition for axis in names[name])
-        return score(between(a, b, switched))
+        return score(profile(coalition))
 
     method, bound = "exact", 0.0
     if len(names) > MAX_EXACT_PLAYERS:
@@ -214,6 +219,8 @@ def attribute(
         method = "sampled"
         bound = hoeffding_bound(width, SAMPLED_PERMUTATIONS, len(names))
     else:
+        if prepare is not None:  # every coalition is asked for: score them together
+            prepare(_profiles(profile, list(names)))
         found = shapley_values(list(names), value)
     before, after = profile_of(a), profile_of(b)
     # A null player: 0, by definition.
@@ -232,6 +239,20 @@ def attribute(
     return Attribution(
         value(frozenset()), value(frozenset(names)), tuple(contributions), method, bound
     )
+
+
+def _profiles(profile: Callable[[frozenset[str]], Options], players: Sequence[str]
+              ) -> list[Options]:
+    """The profile of every coalition of ``players`` that is one (``between``
+    refuses some: those are left for ``score`` to refuse in turn)."""
+    profiles = []
+    for count in range(len(players) + 1):
+        for members in itertools.combinations(players, count):
+            try:
+                profiles.append(profile(frozenset(members)))
+            except Exception:
+                continue
+    return profiles
 
 
 __all__ = [

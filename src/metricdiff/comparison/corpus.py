@@ -38,8 +38,9 @@ from metricdiff.implementations import AnyAdapter, adapter_names, get_adapter
 from metricdiff.implementations.reference.rouge import headline
 from metricdiff.profiles.metrics import Options, Result, family
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.scoring import Request, score_requests
+from metricdiff.scoring import Request, score_profiles, score_requests
 from metricdiff.scoring.execution import CaseResult, Job, describe
+from metricdiff.scoring.isolated import IN_PROCESS
 from metricdiff.statistics import BleuResult
 
 REFERENCE = "reference"
@@ -178,6 +179,18 @@ class ReferenceScorer:
             self.known[options] = points(result, options)
         return self.known[options]
 
+    def prepare(self, profiles: Sequence[Options]) -> None:
+        """Score together the ``profiles`` not known yet (``score_profiles``: one
+        pass over a large corpus for all of them); a profile the reference
+        refuses is left for ``__call__`` to raise about."""
+        wanted = [options for options in dict.fromkeys(profiles) if options not in self.known]
+        if len(wanted) < 2 or not isinstance(self.adapter, IN_PROCESS):
+            return
+        scored = score_profiles(self.adapter, self.metric, self.hyps, self.refs, wanted)
+        for options, outcome in zip(wanted, scored, strict=True):
+            if outcome.result is not None:
+                self.known[options] = points(outcome.result, options)
+
 
 #: A pair's attribution, or None and why not.
 Attributed = tuple[Attribution | None, str]
@@ -192,7 +205,8 @@ def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer) -> Attrib
                           "`metricdiff audit` to infer one")
     try:
         inert = inert_axes(a.options, b.options, reference.refs)
-        return attribute(a.options, b.options, reference, inert=inert), ""
+        return attribute(a.options, b.options, reference, inert=inert,
+                         prepare=reference.prepare), ""
     except Exception as problem:  # a profile between them the reference refuses
         return None, f"the reference refuses a profile between them ({describe(problem)})"
 
