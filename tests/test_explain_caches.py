@@ -114,3 +114,39 @@ def test_remembered_rouge155_means_are_perls_draws(rows: list[list[float]]) -> N
     first[0][0] = -1.0  # a caller's change must not reach the next caller
     again = rouge155_bootstrap_means(rows, 30)
     assert again == [pytest.approx(row, abs=1e-15) for row in _perl_means_by_hand(rows, 30)]
+
+
+def _left_to_right_means(rows: list[list[float]], draws: list[list[int]]) -> list[list[float]]:
+    # Each column's drawn values added one by one from 0.0, then divided by
+    # their number: numpy's axis-0 mean and ROUGE-1.5.5's loop, in that order.
+    means = []
+    for drawn in draws:
+        row_means = []
+        for c in range(len(rows[0])):
+            total = 0.0
+            for i in drawn:
+                total += rows[i][c]
+            row_means.append(total / len(drawn))
+        means.append(row_means)
+    return means
+
+
+def test_remembered_draws_give_the_means_of_draws_made_afresh(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from metricdiff.implementations.reference import resample
+
+    rows = [[(7 * i % 11) / 11, (3 * i % 13) / 13, 1 / (i + 3)] for i in range(40)]
+    remembered = [resample._drawn_rouge155_means(rows, 25), resample._drawn_means(rows, 25, 3)]
+    monkeypatch.setattr(resample, "REMEMBERED_DRAWS", 0)  # too many to remember: drawn afresh
+    afresh = [resample._drawn_rouge155_means(rows, 25), resample._drawn_means(rows, 25, 3)]
+    assert remembered == afresh
+    # The Perl draws, made by hand as above; each mean summed left to right.
+    perl_draws = []
+    for i in range(25):
+        state, drawn = (i << 16) + 0x330E, []
+        for _ in rows:
+            state = (0x5DEECE66D * state + 0xB) % (1 << 48)
+            drawn.append(int(state / (1 << 48) * len(rows)))
+        perl_draws.append(drawn)
+    assert remembered[0] == _left_to_right_means(rows, perl_draws)

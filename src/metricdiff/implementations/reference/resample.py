@@ -13,9 +13,11 @@ first score type that rouge-score aggregates.
 
 from __future__ import annotations
 
+import operator
 import random
+from array import array
 from collections.abc import Iterator, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
 
 _MT_WORDS = 624
 _MT_MULTIPLIER = 1812433253
@@ -89,13 +91,37 @@ def _remembered_means(
 def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> list[list[float]]:
     if len(rows) == 1:
         return [list(rows[0]) for _ in range(samples)]
+    return _column_means(rows, _numpy_draws(len(rows), samples, seed))
+
+
+def _numpy_draws(size: int, samples: int, seed: int) -> Sequence[Sequence[int]]:
+    """The rows each of ``samples`` resamples draws (``resample_indices``)."""
+    if size * samples <= REMEMBERED_DRAWS:
+        return _remembered_numpy_draws(size, samples, seed)
     generator = numpy_legacy_generator(seed)
-    columns = len(rows[0])
-    means = []
-    for _ in range(samples):
-        drawn = [rows[i] for i in resample_indices(generator, len(rows))]
-        means.append([_sequential_mean([row[c] for row in drawn]) for c in range(columns)])
-    return means
+    return [resample_indices(generator, size) for _ in range(samples)]
+
+
+#: Draws remembered (per number of rows, resamples and seed) up to this many
+#: indices: the explainer scores one corpus under every profile it tries, and
+#: every profile that resamples draws the same rows.  About 4 MB.
+REMEMBERED_DRAWS = 1_000_000
+
+
+@lru_cache(maxsize=4)
+def _remembered_numpy_draws(size: int, samples: int, seed: int) -> tuple[array[int], ...]:
+    generator = numpy_legacy_generator(seed)
+    return tuple(array("i", resample_indices(generator, size)) for _ in range(samples))
+
+
+def _column_means(rows: Sequence[Sequence[float]], draws: Sequence[Sequence[int]]
+                  ) -> list[list[float]]:
+    """For each resample (the rows it draws), each column's mean: the column's
+    drawn values added left to right (``_sequential_mean``; ``reduce`` adds in
+    the same order, in C) and divided by their number."""
+    columns = [[row[c] for row in rows] for c in range(len(rows[0]))]
+    return [[reduce(operator.add, map(column.__getitem__, drawn), 0.0) / len(drawn)
+             for column in columns] for drawn in draws]
 
 
 def perl_rand(seed: int) -> Iterator[float]:
@@ -129,12 +155,24 @@ def _drawn_rouge155_means(rows: Sequence[Sequence[float]], samples: int) -> list
     if size == 1:  # int(rand(1)) is 0 on every draw: each resample is that row
         once = [_sequential_mean([rows[0][c]]) for c in range(columns)]
         return [list(once) for _ in range(samples)]
-    means = []
-    for i in range(samples):
-        draws = perl_rand(i)
-        drawn = [rows[int(next(draws) * size)] for _ in range(size)]
-        means.append([_sequential_mean([row[c] for row in drawn]) for c in range(columns)])
-    return means
+    return _column_means(rows, _rouge155_draws(size, samples))
+
+
+def _rouge155_draws(size: int, samples: int) -> Sequence[Sequence[int]]:
+    """The rows each resample draws: ``srand(i)``, then ``int(rand(N))`` N times."""
+    if size * samples <= REMEMBERED_DRAWS:
+        return _remembered_rouge155_draws(size, samples)
+    return [_perl_draws(i, size) for i in range(samples)]
+
+
+@lru_cache(maxsize=4)
+def _remembered_rouge155_draws(size: int, samples: int) -> tuple[array[int], ...]:
+    return tuple(array("i", _perl_draws(i, size)) for i in range(samples))
+
+
+def _perl_draws(seed: int, size: int) -> list[int]:
+    draws = perl_rand(seed)
+    return [int(next(draws) * size) for _ in range(size)]
 
 
 def sorted_mean(values: Sequence[float]) -> float:
