@@ -125,12 +125,27 @@ class _Pipeline:
             pipeline = self.options
             return preprocess(text, pipeline.tokenize, pipeline.lowercase,
                               pipeline.lowercase_stage)
-        sentences = text_sentences(text, self.options, truncate=truncate)
-        return sentences[0] if len(sentences) == 1 else [t for s in sentences for t in s]
+        return _pipeline_tokens(self, text, truncate)
 
     def segment(self, hyp: str, references: Sequence[str]) -> tuple[Tokens, list[Tokens]]:
         return self.tokens(hyp, True), [self.tokens(ref, self.truncate_refs)
                                         for ref in references]
+
+
+# Remembered, by the pipeline object (``_pipeline`` makes one per text
+# options): the explainer and the attribution score one corpus under many
+# profiles in pass after pass, and most passes share most pipelines.  A
+# one-line text of a plain pipeline is remembered by its tokenizer already.
+@lru_cache(maxsize=1 << 16)
+def _pipeline_tokens(pipeline: _Pipeline, text: str, truncate: bool) -> tuple[str, ...]:
+    sentences = text_sentences(text, pipeline.options, truncate=truncate)
+    return tuple(sentences[0] if len(sentences) == 1 else (t for s in sentences for t in s))
+
+
+@lru_cache(maxsize=1 << 10)
+def _pipeline(options: RougeOptions) -> _Pipeline:
+    """The pipeline of ``text_options`` ``options``, one object per options."""
+    return _Pipeline(options)
 
 
 class FastVariants:
@@ -143,7 +158,7 @@ class FastVariants:
 
     def __init__(self, variants: Sequence[RougeOptions]) -> None:
         keys = [text_key(options) for options in variants]
-        pipelines = {key: _Pipeline(text_options(options))
+        pipelines = {key: _pipeline(text_options(options))
                      for key, options in zip(keys, variants, strict=True)}
         slots = {key: slot for slot, key in enumerate(pipelines)}
         self.pipelines = list(pipelines.values())
