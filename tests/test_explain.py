@@ -29,7 +29,7 @@ from metricdiff.findings.explain import (
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.profiles import AXES, BleuOptions, profile_of, with_overrides
-from metricdiff.profiles.metrics import paper_options
+from metricdiff.profiles.metrics import Options, paper_options
 from metricdiff.statistics import BleuResult
 
 CAT = (["the cat sat on the mat"], [["the cat is on the mat"]])
@@ -252,3 +252,44 @@ def test_a_large_corpus_is_explained_as_profile_by_profile(
     assert not Reproducer("rouge-2", [sample], [target], tolerance).together
     assert together == explain("rouge-2", declared, [sample], [target], tolerance)
     assert together.explained
+
+
+ONE_REFERENCE = (["The cat sat on the mat .", "a Dog ran"], [["the cat is on the mat"],
+                                                            ["A dog ran away"]])
+TWO_REFERENCES = (["The cat sat on the mat ."], [["the cat is on the mat", "A cat sat"]])
+
+
+@pytest.mark.parametrize("sample", [ONE_REFERENCE, TWO_REFERENCES])
+@pytest.mark.parametrize(("metric", "changes"), [
+    ("rouge-1", {"lowercase": "unicode"}),
+    ("rouge-1", {"lowercase": "unicode", "counts": "set"}),
+    ("rouge-l", {"multi_ref": "mean", "f_measure": "beta=1.2"}),
+    ("bleu", {"ref_length": "shortest", "tokenize": "13a"}),
+    ("bleu", {"lowercase": "unicode", "smoothing": "floor"}),
+])
+def test_candidates_with_an_inert_change_are_not_scored_and_change_nothing(
+    sample: tuple[list[str], list[list[str]]], metric: str, changes: dict[str, str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # A change that cannot matter on the sample (multi_ref with one reference
+    # each, lowercase_stage where nothing folds case, ...) leaves a candidate
+    # scoring as one with fewer changes, tried before.  The oracle: the same
+    # search scoring every candidate.
+    from metricdiff.findings import explain as explaining
+
+    declared = paper_options(metric)
+    target = get_adapter("reference", metric).corpus_score(
+        metric, *sample, with_overrides(declared, changes))
+    tolerance = Tolerance(0.0, 1e-12)
+    scored: list[Options] = []
+    reproduces = explaining.Reproducer.reproduces
+    monkeypatch.setattr(explaining.Reproducer, "reproduces",
+                        lambda self, options: scored.append(options) or reproduces(self, options))
+    skipping = explain(metric, declared, [sample], [target], tolerance)
+    fewer = len(scored)
+    monkeypatch.setattr(explaining, "_as_fewer", lambda *_: False)
+    scored.clear()
+    assert skipping == explain(metric, declared, [sample], [target], tolerance)
+    assert fewer <= len(scored)
+    if "," in skipping.axis:  # every single change was tried: lowercase_stage's was not scored
+        assert fewer < len(scored)

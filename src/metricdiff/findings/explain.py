@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from metricdiff.cases.case import Sample
+from metricdiff.comparison.inert import inert_axes
 from metricdiff.comparison.stages import Difference, first_difference
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Tolerance
@@ -225,12 +226,32 @@ def search(
     reproducer: Reproducer,
     changes: Sequence[tuple[str, str]],
 ) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
-    """Configurations one change away from ``base`` that reproduce, then two."""
+    """Configurations one change away from ``base`` (which does not reproduce)
+    that reproduce, then two.
+
+    A candidate with a change that cannot matter on these samples
+    (``comparison.inert``: ``multi_ref`` where each segment has one reference,
+    ``lowercase_stage`` where nothing folds case, ...) gives the results of the
+    candidate without that change, tried before it (``base``, or a single
+    change): it is not scored, and the first that reproduces is the same."""
+    references = [segment for _, refs in reproducer.samples for segment in refs]
     singles = (((change,), changed(base, [change])) for change in changes)
     pairs = (((first, second), changed(base, [first, second]))
              for first, second in itertools.combinations(changes, 2) if first[0] != second[0])
-    yield from _reproducing(reproducer, singles)
-    yield from _reproducing(reproducer, pairs)
+    for candidates in (singles, pairs):
+        needed = ((found, options) for found, options in candidates
+                  if options is not None and not _as_fewer(base, found, options, references))
+        yield from _reproducing(reproducer, needed)
+
+
+def _as_fewer(base: Options, found: Sequence[tuple[str, str]], options: Options,
+              references: Sequence[Sequence[str | None]]) -> bool:
+    """Whether one of the changes ``found`` is inert (``inert_axes``), and they
+    moved no other axis: ``options`` then scores as ``base`` with fewer changes."""
+    before, after = profile_of(base), profile_of(options)
+    moved = {axis for axis in before if before[axis] != after[axis]}
+    return moved == {axis for axis, _ in found} and bool(
+        inert_axes(base, options, references))
 
 
 def _reproducing(
