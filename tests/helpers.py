@@ -57,3 +57,13 @@ def translation_pairs(step: int = 10) -> tuple[list[str], list[list[str | None]]
     hyps = (folder / "hyp.txt").read_text(encoding="utf-8").splitlines()[::step]
     refs = (folder / "ref.txt").read_text(encoding="utf-8").splitlines()[::step]
     return hyps, [[ref] for ref in refs]
+
+
+def large_corpus(size: int) -> tuple[list[str], list[list[str]]]:
+    """``size`` made-up segments, each with one reference, words repeated and
+    some capitalised: a corpus long enough for the reference's one-pass scoring
+    of many profiles (``ReferenceRougeAdapter.FAST_FROM`` segments on)."""
+    words = ["The", "cat", "sat", "on", "a", "mat", "Dog", "ran", "the"]
+    hyps = [" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size)]
+    refs = [[" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3))] for i in range(size)]
+    return hyps, refs

@@ -218,16 +218,14 @@ def test_an_attribution_scored_together_is_the_one_scored_profile_by_profile() -
     # A user's corpus of hundreds of segments: every coalition's profile is
     # scored in one pass (``ReferenceScorer.prepare``).  The oracle: the same
     # attribution, each profile scored alone by the reference's corpus_score.
+    from helpers import large_corpus
     from metricdiff.comparison.corpus import ReferenceScorer
     from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
     from metricdiff.profiles import with_overrides
     from metricdiff.profiles.metrics import paper_options
 
-    words = ["The", "cat", "sat", "on", "a", "mat", "Dog", "ran", "the"]
-    size = ReferenceRougeAdapter.FAST_FROM + 5
-    hyps = tuple(" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size))
-    refs = tuple((" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3)),)
-                 for i in range(size))
+    made, references = large_corpus(ReferenceRougeAdapter.FAST_FROM + 5)
+    hyps, refs = tuple(made), tuple(tuple(seg) for seg in references)
     a = paper_options("rouge-1")
     b = with_overrides(a, {"lowercase": "unicode", "counts": "set", "f_measure": "beta=1.2",
                            "corpus_average": "micro"})

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import pytest
 
+from helpers import large_corpus
 from metricdiff.findings.explain import (
     FIXED_AXES,
     Reproducer,
@@ -224,13 +225,6 @@ def test_mecab_tokenizers_are_proposed_only_when_they_load(
     assert "ja-mecab" in values and "ko-mecab" in values
 
 
-def _large_corpus(size: int) -> tuple[list[str], list[list[str]]]:
-    words = ["The", "cat", "sat", "on", "a", "mat", "Dog", "ran", "the"]
-    hyps = [" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size)]
-    refs = [[" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3))] for i in range(size)]
-    return hyps, refs
-
-
 @pytest.mark.parametrize("changes", [{"lowercase": "unicode"},
                                      {"lowercase": "unicode", "counts": "set"},
                                      {"f_measure": "beta=1.2"}])
@@ -242,7 +236,7 @@ def test_a_large_corpus_is_explained_as_profile_by_profile(
     from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
 
     declared = paper_options("rouge-2")
-    sample = _large_corpus(ReferenceRougeAdapter.FAST_FROM + 10)
+    sample = large_corpus(ReferenceRougeAdapter.FAST_FROM + 10)
     reference = get_adapter("reference", "rouge-2")
     target = reference.corpus_score("rouge-2", *sample, with_overrides(declared, changes))
     tolerance = Tolerance(0.0, 1e-12)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import large_corpus
 from metricdiff.implementations.reference import fast_rouge, lcs, rouge_counts, rouge_shared
 from metricdiff.profiles.rouge import RougeOptions
 
@@ -127,10 +128,7 @@ def test_the_reference_scores_many_profiles_of_a_large_corpus_as_one_by_one():
     from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
 
     adapter = ReferenceRougeAdapter()
-    words = ["The", "cat", "sat", "on", "a", "mat", "dog"]
-    size = adapter.FAST_FROM + 3
-    hyps = [" ".join(words[(i + k) % 7] for k in range(i % 6 + 1)) for i in range(size)]
-    refs = [[" ".join(words[(2 * i + k) % 7] for k in range(i % 5 + 2))] for i in range(size)]
+    hyps, refs = large_corpus(adapter.FAST_FROM + 3)
     hyps[200], refs[200] = "", [""]  # refused under empty_policy=error
     profiles = [RougeOptions(variant="n", n=2), RougeOptions(variant="l", lowercase="unicode"),
                 RougeOptions(variant="n", n=1, empty_policy="error"),
