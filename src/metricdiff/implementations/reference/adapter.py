@@ -202,8 +202,8 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
             except Exception:
                 refusing = [options for options in profiles
                             if not _takes(options, hyp, seg_refs)]
-                if not refusing:
-                    raise
+                if not refusing:  # no one profile refuses it alone: score each apart
+                    return super().corpus_scores(metric, hyps, refs, profiles)
                 rest = [options for options in profiles if options not in refusing]
                 outcomes = dict(zip(rest, self._in_one_pass(metric, hyps, refs, rest),
                                     strict=True))
