@@ -23,6 +23,11 @@ _MT_WORDS = 624
 _MT_MULTIPLIER = 1812433253
 _WORD = 0xFFFFFFFF
 
+#: Draws remembered (per number of rows, resamples and seed) up to this many
+#: indices: the explainer scores one corpus under every profile it tries, and
+#: every profile that resamples draws the same rows.  About 4 MB.
+REMEMBERED_DRAWS = 1_000_000
+
 
 def numpy_legacy_generator(seed: int) -> random.Random:
     """A ``random.Random`` whose 32-bit outputs are those of
@@ -100,12 +105,6 @@ def _numpy_draws(size: int, samples: int, seed: int) -> Sequence[Sequence[int]]:
         return _remembered_numpy_draws(size, samples, seed)
     generator = numpy_legacy_generator(seed)
     return [resample_indices(generator, size) for _ in range(samples)]
-
-
-#: Draws remembered (per number of rows, resamples and seed) up to this many
-#: indices: the explainer scores one corpus under every profile it tries, and
-#: every profile that resamples draws the same rows.  About 4 MB.
-REMEMBERED_DRAWS = 1_000_000
 
 
 @lru_cache(maxsize=4)
