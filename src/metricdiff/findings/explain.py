@@ -218,14 +218,15 @@ class Reproducer:
         yield from alive
 
 
-Candidate = tuple[tuple[tuple[str, str], ...], "Options | None"]
+#: A candidate of the search: the changes made, and the configuration they make.
+Candidate = tuple[tuple[tuple[str, str], ...], Options]
 
 
 def search(
     base: Options,
     reproducer: Reproducer,
     changes: Sequence[tuple[str, str]],
-) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
+) -> Iterator[Candidate]:
     """Configurations one change away from ``base`` (which does not reproduce)
     that reproduce, then two.
 
@@ -239,8 +240,9 @@ def search(
     pairs = (((first, second), changed(base, [first, second]))
              for first, second in itertools.combinations(changes, 2) if first[0] != second[0])
     for candidates in (singles, pairs):
-        needed = ((found, options) for found, options in candidates
-                  if options is not None and not _as_fewer(base, found, options, references))
+        needed: Iterator[Candidate] = (
+            (found, options) for found, options in candidates
+            if options is not None and not _as_fewer(base, found, options, references))
         yield from _reproducing(reproducer, needed)
 
 
@@ -254,16 +256,13 @@ def _as_fewer(base: Options, found: Sequence[tuple[str, str]], options: Options,
         inert_axes(base, options, references))
 
 
-def _reproducing(
-    reproducer: Reproducer, candidates: Iterator[Candidate]
-) -> Iterator[tuple[tuple[tuple[str, str], ...], Options]]:
+def _reproducing(reproducer: Reproducer, candidates: Iterator[Candidate]) -> Iterator[Candidate]:
     """The candidates that reproduce, in order: judged one at a time, or
     ``AT_ONCE`` at a time where the reproducer scores them together."""
     at_once = AT_ONCE if reproducer.together else 1
-    while chunk := [(found, options) for found, options in itertools.islice(candidates, at_once)]:
-        valid = [(found, options) for found, options in chunk if options is not None]
-        for index in reproducer.reproducing([options for _, options in valid]):
-            yield valid[index]
+    while chunk := list(itertools.islice(candidates, at_once)):
+        for index in reproducer.reproducing([options for _, options in chunk]):
+            yield chunk[index]
 
 
 def _describe(base: Options, changes: Sequence[tuple[str, str]]) -> tuple[str, tuple[str, str]]:
