@@ -250,10 +250,11 @@ def _as_fewer(base: Options, found: Sequence[tuple[str, str]], options: Options,
               references: Sequence[Sequence[str | None]]) -> bool:
     """Whether one of the changes ``found`` is inert (``inert_axes``), and they
     moved no other axis: ``options`` then scores as ``base`` with fewer changes."""
+    if not inert_axes(base, options, references):  # most candidates: asked first
+        return False
     before, after = profile_of(base), profile_of(options)
-    moved = {axis for axis in before if before[axis] != after[axis]}
-    return moved == {axis for axis, _ in found} and bool(
-        inert_axes(base, options, references))
+    return {axis for axis in before if before[axis] != after[axis]} == {
+        axis for axis, _ in found}
 
 
 def _reproducing(reproducer: Reproducer, candidates: Iterator[Candidate]) -> Iterator[Candidate]:
