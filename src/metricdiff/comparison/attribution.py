@@ -206,6 +206,7 @@ def attribute(
         players = players_of(live, {**DEPENDENT_AXES, **INSEPARABLE_AXES})
     names = {",".join(group): group for group in players}
 
+    @functools.cache  # asked for by ``prepare``'s list, then by ``value``
     def profile(coalition: frozenset[str]) -> Options:
         return between(a, b, frozenset(axis for name in coalition for axis in names[name]))
 
