@@ -20,7 +20,7 @@ The steps have a module each: ``participants.py`` (who takes part), ``scores.py`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -71,6 +71,28 @@ class MetricAudit:
                 if self.cases and all(r.status != "ok" for r in self.scores.own[p.name])]
 
 
+@attrs.frozen
+class Scored:
+    """One metric's participants and their results on the cases, before any
+    comparison: what ``score_metric`` gives ``explain_metric``."""
+
+    metric: str
+    participants: list[Participant]
+    skipped: list[str]
+    cases: list[Case]
+    scores: Scores
+
+
+@attrs.frozen
+class Explained:
+    """What the two comparisons found for one metric, each finding still on the
+    case it was found on (``finish_metric`` shows it on its smallest example)."""
+
+    found: Found
+    #: The inferred profile of each participant that declares none.
+    inferred: list[Inference]
+
+
 def audit_metric(
     metric: str,
     cases: Sequence[Case],
@@ -80,11 +102,29 @@ def audit_metric(
     """Run, compare, explain, group and shrink, for one metric, as ``config`` says.
     ``chosen``: what ``participants`` returned for ``metric``, when the caller has
     already asked (to refuse a metric nobody can run before scoring anything)."""
+    scored = score_metric(metric, cases, config, chosen)
+    return finish_metric(scored, explain_metric(scored, config.progress), config)
+
+
+def score_metric(
+    metric: str,
+    cases: Sequence[Case],
+    config: AuditConfig,
+    chosen: tuple[list[Participant], list[str]] | None = None,
+) -> Scored:
+    """Every participant, and the reference configured as each, on ``cases``."""
     impls = list(config.impls or adapter_names())
     people, skipped = chosen or participants(metric, impls, config.user_profile, config.strict)
-    progress = config.progress
-    progress(f"{metric}: {plural(len(people), 'participant')} on {plural(len(cases), 'case')}")
+    config.progress(f"{metric}: {plural(len(people), 'participant')} on "
+                    f"{plural(len(cases), 'case')}")
     scores = score_everything(metric, cases, people, config)
+    return Scored(metric, people, skipped, list(cases), scores)
+
+
+def explain_metric(scored: Scored, progress: Callable[[str], None]) -> Explained:
+    """Conformance of each participant, then agreement of each pair, every
+    difference explained by the convention that causes it."""
+    metric, people, cases, scores = scored.metric, scored.participants, scored.cases, scored.scores
     found: Found = []
     effective: dict[str, list[Options | None]] = {}
     # A participant that declares no profile has none to conform to: once the
@@ -106,18 +146,27 @@ def audit_metric(
             if (left.label == "stemmed") == (right.label == "stemmed"):
                 found += agreement(metric, left, right, cases, scores, effective)
     progress(f"{metric}: {plural(len(found), 'finding')}")
+    return Explained(found, inferred)
+
+
+def finish_metric(scored: Scored, explained: Explained, config: AuditConfig) -> MetricAudit:
+    """Each finding shown on its smallest example (unless ``config`` says not
+    to), the findings in their order: the metric's audit."""
+    metric, cases = scored.metric, scored.cases
     budget = Budget()
+    found = explained.found
     pairs = (minimise_findings(metric, found, cases, config.timeout, budget, config.workers)
-             if config.minimise else found)
+             if config.minimise else list(found))
     if budget.cut:
-        progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran out: "
-                 f"{plural(len(budget.cut), 'example')} not fully minimised")
+        config.progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran "
+                        f"out: {plural(len(budget.cut), 'example')} not fully minimised")
     order = {id(f): i for i, f in enumerate(sort_findings([f for f, _ in pairs]))}
     pairs.sort(key=lambda pair: order[id(pair[0])])
     trim_memos()
     return MetricAudit(
-        metric, people, [*skipped, *scores.capped], list(cases), scores,
-        [f for f, _ in pairs], [w for _, w in pairs], inferred, len(budget.cut),
+        metric, scored.participants, [*scored.skipped, *scored.scores.capped], cases,
+        scored.scores, [f for f, _ in pairs], [w for _, w in pairs], explained.inferred,
+        len(budget.cut),
     )
 
 
