@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.audit.journal
-import metricdiff.audit.metric
+import metricdiff.audit.run
 import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
 from helpers import run
@@ -54,7 +54,7 @@ def no_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("scored before refusing")
 
-    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", never)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", never)
     monkeypatch.setattr(metricdiff.comparison.expectations, "run_cases", never)
 
 
@@ -227,7 +227,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     status, _, err = run(capsys, *argv, "--out", tmp_path / "whole")
     assert status == 0, err
 
-    real = metricdiff.audit.metric.audit_metric
+    real = metricdiff.audit.run.score_metric
     closed: list[Path] = []
     real_close = metricdiff.audit.journal.Journal.close
 
@@ -240,7 +240,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
             raise KeyboardInterrupt
         return real(metric, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
     monkeypatch.setattr(metricdiff.audit.journal.Journal, "close", close)
     out = tmp_path / "cut"
     status, stdout, err = run(capsys, *argv, "--out", out)
@@ -256,7 +256,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     about = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert [m["metric"] for m in about["metrics"]] == ["bleu"]
 
-    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", real)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", real)
     status, _, err = run(capsys, *argv, "--out", out, "--resume")
     assert status == 0, err
     assert (out / "findings.json").read_bytes() == (tmp_path / "whole" / "findings.json"
@@ -275,7 +275,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     status, out, err = run(capsys, "score", *inputs(tmp_path))
     assert (status, out, err) == (EXIT_INTERRUPTED, "", "metricdiff: interrupted\n")
     # Without --out there is nothing to resume from: no hint.
-    monkeypatch.setattr(metricdiff.audit.metric, "audit_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                          *inputs(tmp_path))
     assert (status, err.splitlines()[-1]) == (EXIT_INTERRUPTED, "metricdiff: interrupted")

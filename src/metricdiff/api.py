@@ -15,6 +15,7 @@ prints for the same question.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -197,7 +198,7 @@ def audit(
     from metricdiff.audit.cases import DEFAULT_METRICS, user_cases
     from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.corpus_table import corpus_table
-    from metricdiff.audit.metric import audit_metric
+    from metricdiff.audit.run import audit_metrics
     from metricdiff.cases import Case
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.implementations import chosen_metrics
@@ -205,12 +206,15 @@ def audit(
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
     config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
+    plan = {metric: user_cases(corpus, "input", metric) for metric in chosen}
+    table = functools.partial(corpus_table, corpus=corpus, impls=impls, user_profile={},
+                              workers=jobs, timeout=timeout)
     findings: list[Finding] = []
     tables = []
-    for metric in chosen:
-        done = audit_metric(metric, user_cases(corpus, "input", metric), config)
+    for done, made in audit_metrics(plan, config, table):
         findings += done.findings
-        tables.append(corpus_table(done, corpus, impls, {}, jobs, timeout))
+        assert made is not None  # a table was asked for
+        tables.append(made)
     return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
 
 

@@ -1,6 +1,6 @@
 """How to audit: which implementations take part and how they are run, in one
 frozen object that the command line (``cli/audit.py``) and the Python API build
-alike and ``audit_metric`` takes."""
+alike and ``audit_metrics`` takes."""
 
 from __future__ import annotations
 

@@ -7,32 +7,34 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from metricdiff.audit.metric import MetricAudit
+from metricdiff.audit.metric import Scored
 from metricdiff.cases.case import Case, Sample
 from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
+from metricdiff.findings.infer import Inference
 from metricdiff.scoring.execution import CaseResult
 from metricdiff.scoring.memos import trim_memos
 
 
-def corpus_table(audit: MetricAudit, corpus: Case, impls: Sequence[str] | None,
-                 user_profile: Mapping[str, str], workers: int, timeout: float
-                 ) -> MetricComparison:
+def corpus_table(audit: Scored, inferred: Sequence[Inference], corpus: Case,
+                 impls: Sequence[str] | None, user_profile: Mapping[str, str], workers: int,
+                 timeout: float) -> MetricComparison:
     """``compare`` on ``corpus`` for the metric of ``audit``: ``impls`` besides the
-    paper's profile (None: every available one), ROUGE as F for every one;
+    paper's profile (None: every available one), ROUGE as F for every one; a
+    participant that declares no profile under the one ``inferred`` for it;
     ``workers`` and ``timeout``: those of the audit."""
     claimed = {person.impl: dict(user_profile) for person in audit.participants
                if user_profile and person.label == "declared"}
-    claimed.update({inference.impl: inference.changes() for inference in audit.inferred
+    claimed.update({inference.impl: inference.changes() for inference in inferred
                     if inference.found})
     sample = corpus.for_metric(audit.metric).sample
     comparison = compare_corpus({audit.metric: sample}, impls, DEFAULT_REPORT, workers,
                                 timeout, claimed, _scored_already(audit, sample))
-    trim_memos()  # the attribution filled the reference's memos again (``audit_metric``)
+    trim_memos()  # the attribution filled the reference's memos again (``finish_metric``)
     return comparison[audit.metric]
 
 
-def _scored_already(audit: MetricAudit, sample: Sample) -> dict[tuple[str, str], CaseResult]:
+def _scored_already(audit: Scored, sample: Sample) -> dict[tuple[str, str], CaseResult]:
     """Each implementation's outcome on the whole corpus as the audit scored it (its
     case ``FILE:corpus``, or the one line of a one-line corpus), so that the table
     scores nothing twice and a resumed audit nothing again.  The same result as

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import sys
 from collections.abc import Sequence
@@ -77,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.audit.config import AuditConfig
     from metricdiff.audit.corpus_table import corpus_table
     from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.metric import audit_metric
     from metricdiff.audit.participants import participants
+    from metricdiff.audit.run import audit_metrics
     from metricdiff.cases.fixtures import load_all
     from metricdiff.cli._user_impls import check_impls
     from metricdiff.findings.finding import KINDS
@@ -150,13 +151,13 @@ def run(args: argparse.Namespace) -> int:
             progress=progress, progress_stream=sys.stderr if show else None,
             strict=args.strict, all_cases=args.all_cases,
         )
-        for metric, (people, skipped) in chosen.items():
-            audit = audit_metric(metric, plan[metric], config, chosen=(people, skipped))
+        tabled = None if corpus is None else functools.partial(
+            corpus_table, corpus=corpus, impls=args.impl, user_profile=user_profile,
+            workers=args.jobs, timeout=args.timeout)
+        for audit, table in audit_metrics(plan, config, tabled, chosen):
+            metric = audit.metric
             audits.append(audit)
-            table = None
-            if corpus is not None:
-                table = corpus_table(audit, corpus, args.impl, user_profile, args.jobs,
-                                     args.timeout)
+            if table is not None:
                 compared.append(table)
             if out:  # what is done is kept, even if a later metric fails or is interrupted
                 _write(out, audits, compared, kept=len(args.finished))
