@@ -371,6 +371,29 @@ def shutdown_workers() -> None:
 atexit.register(shutdown_workers)
 
 
+def forget_inherited_workers() -> None:
+    """In a process forked from one with kept workers (``audit/background.py``):
+    those workers are the parent's, so this process closes its copies of their
+    connections, without stopping them, and starts its own when it needs some,
+    from a forkserver of its own (the parent's is not this process's child, and
+    ``multiprocessing`` asks after it as if it were)."""
+    with _KEPT_LOCK:
+        inherited, _KEPT[:] = list(_KEPT), []
+    for worker in inherited:
+        with contextlib.suppress(OSError):
+            worker.close()
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    alive = getattr(server, "_forkserver_alive_fd", None)
+    if server is not None and alive is not None:
+        with contextlib.suppress(OSError):
+            os.close(alive)
+        server._forkserver_pid = None
+        server._forkserver_address = None
+        server._forkserver_alive_fd = None
+
+
 def _poll(conn: Connection) -> bool:
     try:
         return conn.poll(0)
