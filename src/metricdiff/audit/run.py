@@ -1,12 +1,24 @@
 """The audit of several metrics, one after another: each scored
 (``score_metric``), explained (``explain_metric``, and the table of the user's
 corpus, ``corpus_table``) and finished (``finish_metric``), handed to the
-caller as it is done, in the order of the plan."""
+caller as it is done, in the order of the plan.
+
+Explaining one metric is the reference's work in one process, while the worker
+processes that score sit idle; so, with two workers or more, a metric is
+explained in a forked process (``background.py``) while the next ones are
+scored, at most ``workers`` metrics at once; each is finished (shown on its
+smallest examples, ``finish_metric``) here, in the order of the plan.  The answers are the
+same as one metric at a time gives.  Not with a Ray executor (its threads do
+not survive a fork), nor for a metric of more than ``FORK_CASES_AT_MOST`` cases,
+whose copy of the scores would count twice against the machine's memory."""
 
 from __future__ import annotations
 
+import functools
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
+from metricdiff.audit.background import Background, wait_for_any
 from metricdiff.audit.config import AuditConfig
 from metricdiff.audit.metric import (
     Explained,
@@ -29,6 +41,11 @@ Table = Callable[[Scored, Sequence[Inference]], MetricComparison]
 #: (``participants``), when the caller has asked already.
 Chosen = Mapping[str, tuple[list[Participant], list[str]]]
 
+#: Up to this many cases a metric is explained in a forked process.
+FORK_CASES_AT_MOST = 20_000
+
+_Explaining = tuple[Scored, Background[tuple[Explained, MetricComparison | None]]]
+
 
 def audit_metrics(
     plan: Mapping[str, Sequence[Case]],
@@ -38,13 +55,43 @@ def audit_metrics(
 ) -> Iterator[tuple[MetricAudit, MetricComparison | None]]:
     """Each metric of ``plan`` audited on its cases, with its ``table`` if one
     is asked for, in the order of ``plan``."""
-    for metric, cases in plan.items():
-        scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
-        explained, made = _explain(scored, config, table)
-        yield finish_metric(scored, explained, config), made
+    explaining: deque[_Explaining] = deque()
+    metrics = iter(plan.items())
+    scoring = True
+    try:
+        while scoring or explaining:
+            running = [background for _, background in explaining if not background.done()]
+            if scoring and len(running) < max(config.workers, 1):
+                step = next(metrics, None)
+                if step is None:
+                    scoring = False
+                else:
+                    explaining.append(_begin(*step, config, table, chosen))
+            elif explaining and explaining[0][1].done():
+                yield _finish(explaining.popleft(), config)
+            else:
+                wait_for_any(running)
+    finally:
+        for _, background in explaining:
+            background.cancel()
+
+
+def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table | None,
+           chosen: Chosen | None) -> _Explaining:
+    """``metric`` scored, and its explaining begun."""
+    scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
+    fork = config.workers > 1 and config.executor is None and len(cases) <= FORK_CASES_AT_MOST
+    return scored, Background(functools.partial(_explain, scored, config, table), fork)
 
 
 def _explain(scored: Scored, config: AuditConfig, table: Table | None
              ) -> tuple[Explained, MetricComparison | None]:
     explained = explain_metric(scored, config.progress)
     return explained, None if table is None else table(scored, explained.inferred)
+
+
+def _finish(explaining: _Explaining, config: AuditConfig
+            ) -> tuple[MetricAudit, MetricComparison | None]:
+    scored, background = explaining
+    explained, made = background.result()
+    return finish_metric(scored, explained, config), made

@@ -1,0 +1,163 @@
+"""A metric explained in a forked process while the next one is scored
+(``audit/background.py``, ``audit/run.py``): the same answers as one metric at a
+time, whatever the child does."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+import metricdiff.audit.run
+from helpers import run
+from metricdiff.audit.background import CAN_FORK, Background
+from metricdiff.profiles.bleu import BleuOptions
+from metricdiff.scoring.execution import Job, run_jobs
+
+pytestmark = pytest.mark.skipif(not CAN_FORK, reason="no os.fork on this platform")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_work_runs_in_a_child_and_its_answer_comes_back() -> None:
+    here = os.getpid()
+    background = Background(lambda: (os.getpid(), "answer"), fork=True)
+    pid, answer = background.result()
+    assert pid != here and answer == "answer"
+
+
+def test_without_fork_the_work_runs_here_when_asked() -> None:
+    background = Background(os.getpid, fork=False)
+    assert background.done()
+    assert background.result() == os.getpid()
+
+
+def test_an_answer_larger_than_a_pipe_holds_comes_back_whole() -> None:
+    # 8 MB: a pipe holds 64 KB, so the child blocks until the parent reads.
+    answer = bytes(range(256)) * (1 << 15)
+    background = Background(lambda: answer, fork=True)
+    deadline = time.monotonic() + 60
+    while not background.done() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert background.done()
+    assert background.result() == answer
+
+
+def test_a_child_that_dies_leaves_the_work_to_this_process() -> None:
+    here = os.getpid()
+
+    def work() -> int:
+        if os.getpid() != here:
+            os._exit(3)  # as a segfault or a kill would end it: no answer
+        return 42
+
+    assert Background(work, fork=True).result() == 42
+
+
+def test_an_error_in_the_child_is_raised_here_as_without_a_child() -> None:
+    def work() -> None:
+        raise ValueError("bad input on line 3")
+
+    background = Background(work, fork=True)
+    with pytest.raises(ValueError, match="bad input on line 3"):
+        background.result()
+
+
+def test_cancel_stops_the_child() -> None:
+    background = Background(lambda: time.sleep(60), fork=True)
+    pid = background._pid
+    assert pid is not None and _alive(pid)
+    background.cancel()
+    assert not _alive(pid)
+    background.cancel()  # twice is harmless
+
+
+def test_a_child_starts_workers_of_its_own() -> None:
+    """The parent's kept workers (and forkserver) are the parent's: a child that
+    scores through worker processes starts its own, and both get the same results."""
+    job = Job("reference", "bleu", BleuOptions(), [(("the cat sat",), (("the cat sat",),))])
+    here = run_jobs([job], workers=2, timeout=60)  # keeps its workers for later calls
+    there = Background(lambda: run_jobs([job], workers=2, timeout=60), fork=True).result()
+    assert there == here
+    assert run_jobs([job], workers=2, timeout=60) == here  # the parent's still serve
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> list[str]:
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    hyp.write_text("The cat sat on the mat.\nIt rained all day, and we stayed in.\n"
+                   "Die Katze saß auf der Matte.\n", encoding="utf-8")
+    ref.write_text("The cat was on the mat.\nIt rained the whole day; we stayed inside.\n"
+                   "Die Katze sitzt auf der Matte.\n", encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(ref)]
+
+
+class _Recorded(Background[object]):
+    """A Background that notes whether it forked."""
+
+    forked: list[bool] = []
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.forked.append(self._pid is not None)
+
+
+def test_an_audit_with_two_workers_finds_what_one_at_a_time_finds(
+    tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
+    argv = ["audit", "--metric", "bleu", "--metric", "rouge-1", "--metric", "rouge-l",
+            "--impl", "reference", "--impl", "rouge-score", "--impl", "sacrebleu", *corpus]
+    status, alone, _ = run(capsys, *argv, "--jobs", "1", "--out", tmp_path / "one")
+    assert status == 0
+    assert _Recorded.forked == [False] * 3
+    status, together, _ = run(capsys, *argv, "--jobs", "2", "--out", tmp_path / "two")
+    assert status == 0
+    assert _Recorded.forked == [False] * 3 + [True] * 3  # each metric explained in a child
+    assert together.replace(str(tmp_path / "two"), str(tmp_path / "one")) == alone
+    for name in ("findings.json", "results.jsonl", "compare.json", "report.md"):
+        assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
+
+
+def test_ctrl_c_while_the_next_metric_is_scored_stops_every_child(
+    tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[Background[object]] = []
+    children: list[int] = []
+    real_background, real_score = metricdiff.audit.run.Background, metricdiff.audit.run.score_metric
+
+    def recorded(*args: object, **kwargs: object) -> Background[object]:
+        background = real_background(*args, **kwargs)  # type: ignore[arg-type]
+        started.append(background)
+        children.append(background._pid or 0)
+        return background
+
+    def interrupted(metric: str, *args: object, **kwargs: object) -> object:
+        if metric == "rouge-1":
+            raise KeyboardInterrupt
+        return real_score(metric, *args, **kwargs)  # type: ignore[arg-type]
+
+    def slow(*_args: object) -> None:  # the first metric still explaining
+        time.sleep(60)
+
+    monkeypatch.setattr(metricdiff.audit.run, "Background", recorded)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.run, "explain_metric", slow)
+    began = time.monotonic()
+    status, _, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
+                         "--impl", "reference", *corpus, "--jobs", "2",
+                         "--out", tmp_path / "out")
+    assert status == 130 and "Traceback" not in err
+    assert time.monotonic() - began < 30  # did not wait for the child's minute
+    assert len(started) == 1 and started[0]._pid is None  # stopped, and reaped
+    assert not _alive(children[0])
