@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import ClassVar
 
 import pytest
 
@@ -103,11 +104,11 @@ def corpus(tmp_path: Path) -> list[str]:
 class _Recorded(Background[object]):
     """A Background that notes whether it forked."""
 
-    forked: list[bool] = []
+    record: ClassVar[list[bool]] = []
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-        self.forked.append(self._pid is not None)
+        self.record.append(self._pid is not None)
 
 
 def test_an_audit_with_two_workers_finds_what_one_at_a_time_finds(
@@ -115,49 +116,80 @@ def test_an_audit_with_two_workers_finds_what_one_at_a_time_finds(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
+    _Recorded.record.clear()
     argv = ["audit", "--metric", "bleu", "--metric", "rouge-1", "--metric", "rouge-l",
             "--impl", "reference", "--impl", "rouge-score", "--impl", "sacrebleu", *corpus]
     status, alone, _ = run(capsys, *argv, "--jobs", "1", "--out", tmp_path / "one")
     assert status == 0
-    assert _Recorded.forked == [False] * 3
+    assert _Recorded.record == [False] * 3
     status, together, _ = run(capsys, *argv, "--jobs", "2", "--out", tmp_path / "two")
     assert status == 0
-    assert _Recorded.forked == [False] * 3 + [True] * 3  # each metric explained in a child
+    assert _Recorded.record == [False] * 3 + [True] * 3  # each metric explained in a child
     assert together.replace(str(tmp_path / "two"), str(tmp_path / "one")) == alone
     for name in ("findings.json", "results.jsonl", "compare.json", "report.md"):
         assert (tmp_path / "two" / name).read_bytes() == (tmp_path / "one" / name).read_bytes()
 
 
-def test_ctrl_c_while_the_next_metric_is_scored_stops_every_child(
+def test_ctrl_c_while_the_next_metric_is_scored_finishes_the_one_before(
     tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    started: list[Background[object]] = []
-    children: list[int] = []
-    real_background, real_score = metricdiff.audit.run.Background, metricdiff.audit.run.score_metric
-
-    def recorded(*args: object, **kwargs: object) -> Background[object]:
-        background = real_background(*args, **kwargs)  # type: ignore[arg-type]
-        started.append(background)
-        children.append(background._pid or 0)
-        return background
+    """As one metric at a time: bleu is printed and written, then exit 130."""
+    real_score = metricdiff.audit.run.score_metric
 
     def interrupted(metric: str, *args: object, **kwargs: object) -> object:
         if metric == "rouge-1":
             raise KeyboardInterrupt
         return real_score(metric, *args, **kwargs)  # type: ignore[arg-type]
 
-    def slow(*_args: object) -> None:  # the first metric still explaining
-        time.sleep(60)
+    monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
+    _Recorded.record.clear()
+    out = tmp_path / "out"
+    status, text, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
+                            "--impl", "reference", *corpus, "--jobs", "2", "--out", out)
+    assert _Recorded.record == [True]
+    assert status == 130 and "Traceback" not in err
+    assert text.startswith("== bleu: reference\n") and "== rouge-1" not in text
+    assert "interrupted: finishing the metrics scored so far" in err
+    assert err.splitlines()[-1].startswith(
+        f"metricdiff: interrupted; the reports of bleu are in {out}")
+
+
+def test_a_second_ctrl_c_stops_every_child(
+    tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ctrl-C while rouge-1 is finished here and rouge-l explained in a child:
+    the child is stopped at once, not waited for."""
+    started: list[int] = []
+    real_background = metricdiff.audit.run.Background
+    real_explain = metricdiff.audit.run.explain_metric
+    real_finish = metricdiff.audit.run.finish_metric
+
+    def recorded(*args: object, **kwargs: object) -> Background[object]:
+        background = real_background(*args, **kwargs)  # type: ignore[arg-type]
+        started.append(background._pid or 0)
+        return background
+
+    def slow(scored: metricdiff.audit.run.Scored, *args: object) -> object:
+        if scored.metric == "rouge-l":
+            time.sleep(60)
+        return real_explain(scored, *args)  # type: ignore[arg-type]
+
+    def interrupted(scored: metricdiff.audit.run.Scored, *args: object) -> object:
+        if scored.metric == "rouge-1":
+            raise KeyboardInterrupt
+        return real_finish(scored, *args)  # type: ignore[arg-type]
 
     monkeypatch.setattr(metricdiff.audit.run, "Background", recorded)
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
     monkeypatch.setattr(metricdiff.audit.run, "explain_metric", slow)
+    monkeypatch.setattr(metricdiff.audit.run, "finish_metric", interrupted)
     began = time.monotonic()
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
-                         "--impl", "reference", *corpus, "--jobs", "2",
-                         "--out", tmp_path / "out")
+                         "--metric", "rouge-l", "--impl", "reference", *corpus,
+                         "--jobs", "2", "--out", tmp_path / "out")
     assert status == 130 and "Traceback" not in err
     assert time.monotonic() - began < 30  # did not wait for the child's minute
-    assert len(started) == 1 and started[0]._pid is None  # stopped, and reaped
-    assert not _alive(children[0])
+    assert len(started) == 3 and all(started)
+    assert not any(_alive(pid) for pid in started)

@@ -11,9 +11,9 @@ The answer is the one this process would compute: the work is deterministic,
 and whatever goes wrong in the child (an error, a crash, an answer that does
 not unpickle) makes this process do the work itself, so that an error is raised
 here as it would be without a child.  The child ignores Ctrl-C: this process
-gets it, and stops the children it has (``cancel``); a metric whose explaining
-had not come back is not finished, and ``--resume`` explains it again from the
-journal's scores.  Where there is no ``fork`` (Windows), or where this process
+gets it and decides (``run.py`` finishes the metrics scored before; a second
+Ctrl-C stops the children, ``cancel``, and ``--resume`` explains their metrics
+again from the journal's scores).  Where there is no ``fork`` (Windows), or where this process
 runs other threads, the work is done here when it is asked for.
 """
 
@@ -48,7 +48,8 @@ class Background(Generic[T]):
         self._received: list[bytes] = []
         # A process with other threads (a notebook's, Ray's) is not forked: a
         # lock one of them holds would stay held in the child for good.
-        if fork and CAN_FORK and threading.active_count() == 1:
+        self.forked = fork and CAN_FORK and threading.active_count() == 1
+        if self.forked:
             self._start()
 
     def _start(self) -> None:

@@ -61,12 +61,25 @@ def audit_metrics(
     try:
         while scoring or explaining:
             running = [background for _, background in explaining if not background.done()]
-            if scoring and len(running) < max(config.workers, 1):
+            # A metric explained here (no fork) is finished before the next is scored.
+            here = any(not background.forked for _, background in explaining)
+            if scoring and len(running) < max(config.workers, 1) and not here:
                 step = next(metrics, None)
                 if step is None:
                     scoring = False
-                else:
+                    continue
+                try:
                     explaining.append(_begin(*step, config, table, chosen))
+                except KeyboardInterrupt:
+                    # Ctrl-C while scoring: the metrics scored before are
+                    # finished (a second Ctrl-C stops them too), as one metric
+                    # at a time would have finished them by now.
+                    if explaining:
+                        config.progress("interrupted: finishing the metrics scored so far; "
+                                        "Ctrl-C again stops at once")
+                    while explaining:
+                        yield _finish(explaining.popleft(), config)
+                    raise
             elif explaining and explaining[0][1].done():
                 yield _finish(explaining.popleft(), config)
             else:
