@@ -7,7 +7,8 @@ Explaining one metric is the reference's work in one process, while the worker
 processes that score sit idle; so, with two workers or more, a metric is
 explained in a forked process (``background.py``) while the next ones are
 scored, at most ``workers`` metrics at once; each is finished (shown on its
-smallest examples, ``finish_metric``) here, in the order of the plan.  The answers are the
+smallest examples, ``finish_metric``) here as soon as it is explained, and
+handed over in the order of the plan.  The answers are the
 same as one metric at a time gives.  Not with a Ray executor (its threads do
 not survive a fork), nor for a metric of more than ``FORK_CASES_AT_MOST`` cases,
 whose copy of the scores would count twice against the machine's memory."""
@@ -15,7 +16,6 @@ whose copy of the scores would count twice against the machine's memory."""
 from __future__ import annotations
 
 import functools
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from metricdiff.audit.background import Background, wait_for_any
@@ -55,21 +55,27 @@ def audit_metrics(
 ) -> Iterator[tuple[MetricAudit, MetricComparison | None]]:
     """Each metric of ``plan`` audited on its cases, with its ``table`` if one
     is asked for, in the order of ``plan``."""
-    explaining: deque[_Explaining] = deque()
-    metrics = iter(plan.items())
-    scoring = True
+    explaining: dict[int, _Explaining] = {}  # by place in the plan, oldest first
+    finished: dict[int, tuple[MetricAudit, MetricComparison | None]] = {}
+    metrics = enumerate(plan.items())
+    scoring, shown = True, 0
     try:
-        while scoring or explaining:
-            running = [background for _, background in explaining if not background.done()]
+        while scoring or explaining or finished:
+            if shown in finished:
+                yield finished.pop(shown)
+                shown += 1
+                continue
+            running = [b for _, b in explaining.values() if not b.done()]
             # A metric explained here (no fork) is finished before the next is scored.
-            here = any(not background.forked for _, background in explaining)
+            here = any(not background.forked for _, background in explaining.values())
             if scoring and len(running) < max(config.workers, 1) and not here:
                 step = next(metrics, None)
                 if step is None:
                     scoring = False
                     continue
+                place, (metric, cases) = step
                 try:
-                    explaining.append(_begin(*step, config, table, chosen))
+                    explaining[place] = _begin(metric, cases, config, table, chosen)
                 except KeyboardInterrupt:
                     # Ctrl-C while scoring: the metrics scored before are
                     # finished (a second Ctrl-C stops them too), as one metric
@@ -77,15 +83,22 @@ def audit_metrics(
                     if explaining:
                         config.progress("interrupted: finishing the metrics scored so far; "
                                         "Ctrl-C again stops at once")
-                    while explaining:
-                        yield _finish(explaining.popleft(), config)
+                    for earlier in sorted(explaining):
+                        finished[earlier] = _finish(explaining.pop(earlier), config)
+                    while shown in finished:
+                        yield finished.pop(shown)
+                        shown += 1
                     raise
-            elif explaining and explaining[0][1].done():
-                yield _finish(explaining.popleft(), config)
+                continue
+            # Any metric explained is finished, not only the next in the plan's
+            # order: one slow to explain does not hold up the others.
+            ready = next((place for place, (_, b) in explaining.items() if b.done()), None)
+            if ready is not None:
+                finished[ready] = _finish(explaining.pop(ready), config)
             else:
                 wait_for_any(running)
     finally:
-        for _, background in explaining:
+        for _, background in explaining.values():
             background.cancel()
 
 
