@@ -13,8 +13,9 @@ not unpickle) makes this process do the work itself, so that an error is raised
 here as it would be without a child.  The child ignores Ctrl-C: this process
 gets it and decides (``run.py`` finishes the metrics scored before; a second
 Ctrl-C stops the children, ``cancel``, and ``--resume`` explains their metrics
-again from the journal's scores).  Where there is no ``fork`` (Windows), or where this process
-runs other threads, the work is done here when it is asked for.
+again from the journal's scores).  Where there is no ``fork`` (Windows), or
+where this process runs other threads, the work is done here when it is asked
+for.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def wait_for_any(backgrounds: Sequence[Background[Any]]) -> None:
     """Wait until one of ``backgrounds`` has something to read (or is done)."""
     pipes = [b._pipe for b in backgrounds if b._pipe is not None]
     if pipes and not any(b.done() for b in backgrounds):
-        select.select(pipes, [], [])
+        select.select(pipes, [], [])  # readable: part of an answer, or the end of one
 
 
 def _child(work: Callable[[], T], write_end: int) -> None:
