@@ -14,9 +14,11 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from metricdiff.findings import shrink
 from metricdiff.findings.shrink import BATCH, MAX_CANDIDATES, Sample, minimise, size
 
 
@@ -138,6 +140,30 @@ def test_the_number_of_candidates_judged_is_bounded() -> None:
     assert needle_in_hypothesis(got)
     assert sum(judge.batches) <= MAX_CANDIDATES
     assert max(judge.batches) <= BATCH
+
+
+def test_a_round_makes_only_the_candidates_it_judges(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A corpus of 300 segments has thousands of candidates a round (by hand:
+    299 runs of segments dropped, halves to singles, then token runs of each of
+    its 600 texts), each as long as the corpus.  With 8 judgements to spend, 4
+    at a time, the first round's first candidate (the first half dropped) wins
+    and the second round's 4 lose: 8 candidates are made and judged, and each
+    is sized once, with the two samples and the one winner."""
+    made: list[Sample] = []
+    real = shrink.size
+
+    def counted(sample: Sample) -> int:
+        made.append(sample)
+        return real(sample)
+
+    monkeypatch.setattr(shrink, "size", counted)
+    monkeypatch.setattr(shrink, "MAX_CANDIDATES", 8)
+    hyps = tuple(f"the cat sat on mat {i}" for i in range(300))
+    refs = tuple((f"a cat sat on the mat {i}",) for i in range(300))
+    judge = Judge(lambda sample: sample == (hyps[150:], refs[150:]))
+    assert shrink.minimise((hyps, refs), judge, first_batch=4) == (hyps[150:], refs[150:])
+    assert judge.batches == [4, 4]
+    assert len(made) == 8 + 2 + 1
 
 
 def test_batches_can_start_small_and_double() -> None:

@@ -14,6 +14,7 @@ copies of a long case.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterator, Sequence
 
@@ -88,35 +89,29 @@ def _characters(sample: Sample) -> Iterator[Sample]:
 
 
 def candidates(sample: Sample) -> Iterator[Sample]:
-    """Smaller variants of ``sample``, the biggest reductions first."""
+    """Smaller variants of ``sample``, the biggest reductions first, made as they
+    are asked for: a round usually ends within its first batches, and a corpus of
+    hundreds of segments has tens of thousands of variants, each as long as it."""
     seen = {sample}
-    for variant in (*_structural(sample), *_token_runs(sample), *_characters(sample)):
-        if variant not in seen and size(variant) < size(sample):
+    limit = size(sample)
+    for variant in itertools.chain(_structural(sample), _token_runs(sample),
+                                   _characters(sample)):
+        if variant not in seen and size(variant) < limit:
             seen.add(variant)
             yield variant
-
-
-def _batches(pending: Sequence[Sample], first_batch: int) -> Iterator[Sequence[Sample]]:
-    """``pending`` cut into batches of ``first_batch``, doubling up to ``BATCH``."""
-    start, width = 0, max(1, min(first_batch, BATCH))
-    while start < len(pending):
-        yield pending[start:start + width]
-        start, width = start + width, min(2 * width, BATCH)
 
 
 def minimise(sample: Sample, holds: Holds, first_batch: int = BATCH) -> Sample:
     """The smallest sample reached by greedy reduction under which ``holds``;
     each round judges its candidates in batches of ``first_batch``, doubling up
-    to ``BATCH``."""
+    to ``BATCH``, until one holds or ``MAX_CANDIDATES`` have been judged."""
     budget = MAX_CANDIDATES
     improved = True
     while improved and budget > 0:
         improved = False
-        pending = list(candidates(sample))
-        for batch in _batches(pending, first_batch):
-            batch = batch[:budget]
-            if not batch:
-                break
+        pending = candidates(sample)
+        width = max(1, min(first_batch, BATCH))
+        while budget > 0 and (batch := list(itertools.islice(pending, min(width, budget)))):
             budget -= len(batch)
             verdicts = holds(batch)
             winners = [cand for cand, ok in zip(batch, verdicts, strict=True) if ok]
@@ -124,4 +119,5 @@ def minimise(sample: Sample, holds: Holds, first_batch: int = BATCH) -> Sample:
                 sample = min(winners, key=size)
                 improved = True
                 break
+            width = min(2 * width, BATCH)
     return sample
