@@ -373,10 +373,9 @@ atexit.register(shutdown_workers)
 
 def forget_inherited_workers() -> None:
     """In a process forked from one with kept workers (``audit/background.py``):
-    those workers are the parent's, so this process closes its copies of their
-    connections, without stopping them, and starts its own when it needs some,
-    from a forkserver of its own (the parent's is not this process's child, and
-    ``multiprocessing`` asks after it as if it were)."""
+    close its copies of the parent's workers' connections, without stopping them,
+    and start its own workers when needed, from a forkserver of its own (the
+    parent's is not this process's child; ``multiprocessing`` asks as if it were)."""
     with _KEPT_LOCK:
         inherited, _KEPT[:] = list(_KEPT), []
     for worker in inherited:
