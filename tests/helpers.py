@@ -9,6 +9,8 @@ ROUGE-1.5.5 script, finds Perl and its modules).  Any other exception fails.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -67,3 +69,24 @@ def large_corpus(size: int) -> tuple[list[str], list[list[str]]]:
     hyps = [" ".join(words[(i + k) % 9] for k in range(i % 7 + 2)) for i in range(size)]
     refs = [[" ".join(words[(3 * i + k) % 9] for k in range(i % 5 + 3))] for i in range(size)]
     return hyps, refs
+
+
+def corpus_files(directory: Path, hyps: str, refs: str) -> list[str]:
+    """``hyps`` and ``refs`` (one segment a line) written to two files in
+    ``directory``: the ``--hyp``/``--ref`` arguments that name them."""
+    hyp, ref = directory / "hyp.txt", directory / "ref.txt"
+    hyp.write_text(hyps, encoding="utf-8")
+    ref.write_text(refs, encoding="utf-8")
+    return ["--hyp", str(hyp), "--ref", str(ref)]
+
+
+def interrupted_at(metric: str, real: Callable[..., Any]) -> Callable[..., Any]:
+    """``real`` (a step of the audit that takes the metric first), but Ctrl-C,
+    as a ``KeyboardInterrupt``, when it comes to ``metric``."""
+
+    def step(first: str, *args: object, **kwargs: object) -> Any:
+        if first == metric:
+            raise KeyboardInterrupt
+        return real(first, *args, **kwargs)
+
+    return step

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.audit.run
-from helpers import require_impl, run
+from helpers import interrupted_at, require_impl, run
 from metricdiff.cli import main
 from metricdiff.comparison.attribution import Attribution, Contribution
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
@@ -153,14 +153,8 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
     """Ctrl-C in the second metric: the first one's causes are printed, its reports
     are in --out, and the message says how to rebuild them."""
     require_impl("sacrebleu", "bleu")
-    real = metricdiff.audit.run.score_metric
-
-    def interrupted_in_rouge(metric: str, *args: object, **kwargs: object) -> object:
-        if metric == "rouge-1":
-            raise KeyboardInterrupt
-        return real(metric, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted_in_rouge)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric",
+                        interrupted_at("rouge-1", metricdiff.audit.run.score_metric))
     out = tmp_path / "out"
     status, text, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
                             "--impl", "reference", "--impl", "sacrebleu", *inputs,

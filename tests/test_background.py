@@ -12,7 +12,7 @@ from typing import ClassVar
 import pytest
 
 import metricdiff.audit.run
-from helpers import run
+from helpers import corpus_files, interrupted_at, run
 from metricdiff.audit.background import CAN_FORK, Background
 from metricdiff.profiles.bleu import BleuOptions
 from metricdiff.scoring.execution import Job, run_jobs
@@ -93,12 +93,9 @@ def test_a_child_starts_workers_of_its_own() -> None:
 
 @pytest.fixture
 def corpus(tmp_path: Path) -> list[str]:
-    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
-    hyp.write_text("The cat sat on the mat.\nIt rained all day, and we stayed in.\n"
-                   "Die Katze saß auf der Matte.\n", encoding="utf-8")
-    ref.write_text("The cat was on the mat.\nIt rained the whole day; we stayed inside.\n"
-                   "Die Katze sitzt auf der Matte.\n", encoding="utf-8")
-    return ["--hyp", str(hyp), "--ref", str(ref)]
+    return corpus_files(tmp_path, "The cat sat on the mat.\nIt rained all day, and we stayed "
+                        "in.\nDie Katze saß auf der Matte.\n", "The cat was on the mat.\nIt "
+                        "rained the whole day; we stayed inside.\nDie Katze sitzt auf der Matte.\n")
 
 
 class _Recorded(Background[object]):
@@ -135,15 +132,9 @@ def test_ctrl_c_while_the_next_metric_is_scored_finishes_the_one_before(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """As one metric at a time: bleu is printed and written, then exit 130."""
-    real_score = metricdiff.audit.run.score_metric
-
-    def interrupted(metric: str, *args: object, **kwargs: object) -> object:
-        if metric == "rouge-1":
-            raise KeyboardInterrupt
-        return real_score(metric, *args, **kwargs)  # type: ignore[arg-type]
-
     monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric",
+                        interrupted_at("rouge-1", metricdiff.audit.run.score_metric))
     _Recorded.record.clear()
     out = tmp_path / "out"
     status, text, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",

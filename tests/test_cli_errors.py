@@ -23,7 +23,7 @@ import metricdiff.audit.journal
 import metricdiff.audit.run
 import metricdiff.comparison.expectations
 import metricdiff.implementations as adapters
-from helpers import run
+from helpers import interrupted_at, run
 from metricdiff.cases import bundled
 from metricdiff.cli import EXIT_INTERRUPTED
 from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
@@ -235,12 +235,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
         closed.append(journal.path)
         real_close(journal)
 
-    def interrupted(metric: str, *args: object, **kwargs: object) -> object:
-        if metric == "rouge-1":
-            raise KeyboardInterrupt
-        return real(metric, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
+    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted_at("rouge-1", real))
     monkeypatch.setattr(metricdiff.audit.journal.Journal, "close", close)
     out = tmp_path / "cut"
     status, stdout, err = run(capsys, *argv, "--out", out)

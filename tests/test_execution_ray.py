@@ -19,6 +19,7 @@ import pytest
 
 import metricdiff
 from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG
+from helpers import corpus_files
 from metricdiff.cli import main
 from metricdiff.implementations import AdapterUnavailable
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
@@ -123,12 +124,10 @@ def test_workers_with_another_metricdiff_are_refused(
 
 
 def write_inputs(directory: Path) -> list[str]:
-    hyp, ref = directory / "h.txt", directory / "r.txt"
-    hyp.write_text("the cat sat on the mat.\na dog , ran in the park\nhello world again\n"
-                   "it is what it is\n", encoding="utf-8")
-    ref.write_text("the cat sat on the mat\na dog ran in the park\nhello world , again\n"
-                   "it is what it was\n", encoding="utf-8")
-    return ["--hyp", str(hyp), "--ref", str(ref), "--metric", "bleu", "--generate", "3",
+    files = corpus_files(directory, "the cat sat on the mat.\na dog , ran in the park\nhello "
+                         "world again\nit is what it is\n", "the cat sat on the mat\na dog ran "
+                         "in the park\nhello world , again\nit is what it was\n")
+    return [*files, "--metric", "bleu", "--generate", "3",
             "--impl", "reference", "--impl", "sacrebleu", "--impl", "nltk"]
 
 
