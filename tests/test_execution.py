@@ -327,7 +327,7 @@ def same(a: object, b: object) -> bool:
 
 @pytest.mark.parametrize(
     ("metric", "batches", "processes"),
-    [("rouge-1", [6], 2), ("rouge-lsum", [6], 2), ("rouge-w", [4], 3)],
+    [("rouge-1", [6], 1), ("rouge-lsum", [6], 1), ("rouge-w", [4], 3)],
 )
 def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
     r155: Rouge155Adapter,
@@ -356,10 +356,11 @@ def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
     outcomes = r155.score_cases(metric, ROUGE155_CASES, options)
     monkeypatch.undo()
 
-    # One Perl run (a scores process and a counts process) for the 6 segments of
-    # the well-formed cases; ROUGE-W runs each segment with an empty reference
-    # (cases 4 and 6) alone, as score_segments always does, both as forked
-    # children of one guard.pl process (rouge155/guarded.py): 2 + 1.
+    # One Perl run for the 6 segments of the well-formed cases: a counts process
+    # alone, whose whole-number counts give R, P and F (run.printed_scores).
+    # ROUGE-W adds a scores process, and runs each segment with an empty
+    # reference (cases 4 and 6) alone, as score_segments always does, both as
+    # forked children of one guard.pl process (rouge155/guarded.py): 2 + 1.
     assert runs == batches and len(popens) == processes
     assert len(outcomes) == len(expected_outcomes)
     for got, want in zip(outcomes, expected_outcomes, strict=True):

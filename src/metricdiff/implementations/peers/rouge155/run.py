@@ -1,5 +1,5 @@
-"""Running the script on a batch of segments: the files, the two processes
-(scores and counts) and their output read back."""
+"""Running the script on a batch of segments: the files, the processes (counts,
+and for ROUGE-W scores) and their output read back."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 import attrs
 
 from metricdiff.errors import Rouge155ScriptDied
+from metricdiff.implementations.peers._rouge_common import alpha_of
 from metricdiff.implementations.peers.rouge155 import locate
 from metricdiff.implementations.peers.rouge155.flags import method_label, script_flags
 from metricdiff.profiles import RougeOptions
@@ -39,6 +40,33 @@ def _write(path: Path, lines: Sequence[str]) -> None:
 #: then R, P and F.
 COUNTS_RUN: tuple[str, ...] = ("-t", "2")
 SCORES_RUN: tuple[str, ...] = ("-t", "0", "-r", "2")
+
+#: The variants whose R, P and F follow from the counts run alone, as the script
+#: forms them (``printed_scores``): their counts are whole numbers, printed
+#: exactly, so their batches run the script once instead of twice.  ROUGE-W
+#: keeps its scores run: its counts are weighted sums that the script prints to
+#: 15 significant digits, and its R and P pass through f^-1 (l. 1594-1617).
+COUNTS_SUFFICE = frozenset({"n", "l", "lsum", "s", "su"})
+
+
+def needs_scores_run(options: RougeOptions) -> bool:
+    return options.variant not in COUNTS_SUFFICE
+
+
+def printed_scores(
+    ref_total: float, hyp_total: float, matches: float, alpha: float
+) -> tuple[float, float, float]:
+    """R, P and F as the script prints them for an evaluation with these counts
+    (l. 1199-1220 for ROUGE-N, 1325-1346 for S and SU, 1463-1484 for L): each
+    ratio a ``%7.5f`` string, 0 when its total is 0, and F formed from those two
+    strings with ``-p``'s alpha, then rounded the same way.  Perl's ``sprintf``
+    and numification and Python's agree on every such string and ratio, which
+    ``tests/test_adapter_rouge155.py`` checks against the script's own scores."""
+    recall = float(f"{matches / ref_total if ref_total else 0.0:7.5f}")
+    precision = float(f"{matches / hyp_total if hyp_total else 0.0:7.5f}")
+    weighted = (1 - alpha) * precision + alpha * recall
+    fmeasure = float(f"{precision * recall / weighted if weighted > 0 else 0.0:7.5f}")
+    return recall, precision, fmeasure
 
 
 def write_inputs(tmp: Path, cases: Sequence[ScriptCase], data: Path) -> str:
@@ -96,17 +124,18 @@ def run_batch(
         # the scores run (same input, same code path).  A batch expected to die
         # (``expect_death``) starts the scores run only if the counts run lived;
         # otherwise both run side by side and a dying counts run stops the other.
+        two_runs = needs_scores_run(options)
         counts = start("counts", COUNTS_RUN)
-        scores = None if expect_death else start("scores", SCORES_RUN)
+        scores = start("scores", SCORES_RUN) if two_runs and not expect_death else None
         code = counts.wait()
         if code != 0:
             if scores is not None:
                 scores.kill()
                 scores.wait()
             raise Rouge155ScriptDied(error_text(tmp / "counts.err", code))
-        if scores is None:
+        if two_runs and scores is None:
             scores = start("scores", SCORES_RUN)
-        code = scores.wait()
+        code = scores.wait() if scores is not None else 0
         if code != 0:
             raise Rouge155ScriptDied(error_text(tmp / "scores.err", code))
         return read_results(tmp, cases, options, failures)
@@ -115,14 +144,19 @@ def run_batch(
 def read_results(
     tmp: Path, cases: Sequence[ScriptCase], options: RougeOptions, failures: dict[int, str]
 ) -> dict[int, RougeResult]:
-    """Each case's scores from ``scores.out`` and ``counts.out`` in ``tmp``, the
-    output of both runs on what ``write_inputs`` wrote there."""
+    """Each case's scores from ``counts.out`` in ``tmp`` and, where the variant
+    needs it, ``scores.out``: the output of the runs on what ``write_inputs``
+    wrote there."""
     label = method_label(options)
-    printed_scores = _parse(tmp / "scores.out", label)
     printed_counts = _parse(tmp / "counts.out", label)
+    alpha = alpha_of(options.f_measure)
+    if needs_scores_run(options):
+        printed = _parse(tmp / "scores.out", label)
+    else:
+        printed = {key: printed_scores(*count, alpha) for key, count in printed_counts.items()}
     results: dict[int, RougeResult] = {}
     for position, case in enumerate(cases):
-        score, count = printed_scores.get(position + 1), printed_counts.get(position + 1)
+        score, count = printed.get(position + 1), printed_counts.get(position + 1)
         if score is None or count is None:
             failures[case.index] = "the script printed no score for this segment"
             continue
