@@ -19,13 +19,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import attrs
 import pytest
 
 import fake_adapters
 from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG, expected
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.peers import rouge155
-from metricdiff.implementations.peers.rouge155 import Rouge155Adapter
+from metricdiff.implementations.peers.rouge155 import CaseFailure, Rouge155Adapter
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.scoring.execution import (
@@ -368,6 +369,45 @@ def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
     assert isinstance(outcomes[5], ValueError)  # the malformed case alone
     assert isinstance(outcomes[6], RougeResult) == (metric != "rouge-w")
     assert isinstance(outcomes[4], RougeResult) == (metric != "rouge-w")
+
+
+@pytest.mark.parametrize("metric", ["rouge-l", "rouge-w"])
+def test_rouge155_runs_a_repeated_segment_once(
+    r155: Rouge155Adapter, monkeypatch: pytest.MonkeyPatch, metric: str
+) -> None:
+    # As an audit of a user's corpus has them: each line a case, and the same
+    # lines again in the whole corpus.  "nothing to see" against an empty
+    # reference kills ROUGE-W and goes to the guarded process.
+    hyps = ["the cat sat on the mat", "nothing to see", "police killed the gunman"]
+    refs: list[list[str | None]] = [["the cat is on the mat"], [""], ["the gunman"]]
+    options = r155.default_options(metric)
+    alone = [r155.score_segments(metric, [hyp], [seg], options)[0]
+             for hyp, seg in zip(hyps, refs, strict=True)]
+
+    written: list[int] = []
+    real_batch, real_alone = rouge155.run.run_batch, rouge155.guarded.run_alone
+
+    def counting_batch(cases, *args):  # type: ignore[no-untyped-def]
+        written.append(len(cases))
+        return real_batch(cases, *args)
+
+    def counting_alone(cases, *args):  # type: ignore[no-untyped-def]
+        written.append(len(cases))
+        return real_alone(cases, *args)
+
+    monkeypatch.setattr(rouge155.run, "run_batch", counting_batch)
+    monkeypatch.setattr(rouge155.guarded, "run_alone", counting_alone)
+    twice = r155.score_segments(metric, hyps + hyps, refs + refs, options)
+    monkeypatch.undo()
+
+    assert sum(written) == 3  # each distinct segment written once
+    for index, outcome in enumerate(twice):
+        expected = alone[index % 3]
+        if isinstance(expected, CaseFailure):  # ROUGE-W's death, at both positions
+            assert outcome == attrs.evolve(expected, index=index)
+        else:
+            assert outcome == expected
+    assert isinstance(twice[4], CaseFailure) == (metric == "rouge-w")
 
 
 def test_rouge155_through_run_jobs(r155: Rouge155Adapter) -> None:

@@ -136,6 +136,15 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             )
             for i, (hyp, seg) in enumerate(zip(hyps, refs, strict=True))
         ]
+        # Each evaluation reads only its own files (the bootstrap, which mixes
+        # them, is not used here), so a segment written the same twice is run
+        # once: an audit of a user's corpus scores every line as a case and
+        # again within the whole corpus.
+        distinct: dict[tuple[tuple[str, ...], tuple[tuple[str, ...], ...]], run.ScriptCase] = {}
+        first = [
+            distinct.setdefault((tuple(case.hyp), tuple(map(tuple, case.refs))), case).index
+            for case in cases
+        ]
         kind = WORDNET if options.stemmer == "porter-rouge155-wordnet" else NO_EXCEPTIONS
         data = data_dir(kind)
         suspects: list[run.ScriptCase] = []
@@ -143,11 +152,12 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             stop = stopword_bytes(data) if options.stopwords == "smart" else frozenset()
             suspects = [
                 case
-                for case, seg in zip(cases, refs, strict=True)
-                if any(crash.wlcs_would_die(ref, options, stop) for ref in usable_references(seg))
+                for case in distinct.values()
+                if any(crash.wlcs_would_die(ref, options, stop)
+                       for ref in usable_references(refs[case.index]))
             ]
         suspect_ids = {case.index for case in suspects}
-        batch = [case for case in cases if case.index not in suspect_ids]
+        batch = [case for case in distinct.values() if case.index not in suspect_ids]
         failures: dict[int, str] = {}
         scored: dict[int, RougeResult] = {}
         if batch:
@@ -169,8 +179,8 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             ):
                 scored.update(result)
         return [
-            scored[i] if i in scored else CaseFailure(i, failures.get(i, "no score printed"))
-            for i in range(len(cases))
+            scored[j] if j in scored else CaseFailure(i, failures.get(j, "no score printed"))
+            for i, j in enumerate(first)
         ]
 
     def sentence_scores(
