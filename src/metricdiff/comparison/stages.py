@@ -16,6 +16,8 @@ from metricdiff.statistics import BleuResult
 #: earliest stage that went its own way.
 BLEU_STAGES = ("sys_len", "ref_len", "counts", "totals", "precisions", "bp", "score")
 ROUGE_STAGES = ("ref_total", "hyp_total", "matches", "recall", "precision", "fmeasure")
+#: ROUGE's counts: the stages before any score.
+ROUGE_COUNTS = frozenset(ROUGE_STAGES[:3])
 
 
 @attrs.frozen

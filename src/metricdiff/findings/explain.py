@@ -19,8 +19,8 @@ from collections.abc import Iterator, Sequence
 import attrs
 
 from metricdiff.cases.case import Sample
-from metricdiff.comparison.inert import inert_axes
-from metricdiff.comparison.stages import Difference, first_difference
+from metricdiff.comparison.inert import inert_axes, one_reference_each
+from metricdiff.comparison.stages import ROUGE_COUNTS, Difference, first_difference
 from metricdiff.implementations import get_adapter
 from metricdiff.implementations.base import Tolerance
 from metricdiff.implementations.reference.adapter import (
@@ -28,9 +28,11 @@ from metricdiff.implementations.reference.adapter import (
     ReferenceBleuAdapter,
     ReferenceRougeAdapter,
 )
+from metricdiff.implementations.reference.rouge import counting_options
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
 from metricdiff.profiles.metrics import Options, Result
+from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.scoring import score, score_profiles
 
 #: Axes the search never changes: set by the metric name, or not conventions.
@@ -179,6 +181,8 @@ class Reproducer:
         # profiles at once: one tokenization of each text serves them all.
         self.together = bool(samples) and all(
             _reference(metric).scores_together(metric, hyps) for hyps, _ in samples)
+        self.one_reference = one_reference_each(
+            [segment for _, refs in samples for segment in refs])
 
     def score(self, options: Options, index: int) -> Result | None:
         hyps, refs = self.samples[index]
@@ -200,6 +204,36 @@ class Reproducer:
     def reproduces(self, options: Options) -> bool:
         return self.difference(options) is None
 
+    def counted_out(self, base: Options, found: Sequence[tuple[str, str]],
+                    options: Options) -> bool:
+        """Whether ``options`` (``base`` with the changes ``found``) cannot
+        reproduce for its counts alone, known without scoring it.
+
+        With one non-empty reference per segment, a ROUGE profile's counts --
+        each segment's and so the corpus's sums -- are those of its
+        ``counting_options``: the axes after the counts (F, rounding, the
+        average, empty pairs; ``multi_ref`` is inert with one reference) leave
+        them alone.  So ``options`` has the counts of ``base`` with only the
+        changes that reach them; where that profile's first difference on some
+        sample is a count (counts come first in ``ROUGE_STAGES``), it is also
+        the first difference of ``options``."""
+        if not (isinstance(base, RougeOptions) and isinstance(options, RougeOptions)
+                and self.one_reference):
+            return False
+        counting = [change for change in found if _reaches_counts(base, change)]
+        fewer = changed(base, counting)
+        if len(counting) == len(found) or not isinstance(fewer, RougeOptions) or (
+                counting_options(fewer) != counting_options(options)):
+            return False
+        for index, target in enumerate(self.targets):
+            result = self.score(fewer, index)
+            if result is None:
+                return False
+            found_first = first_difference(target, result, self.tolerance)
+            if found_first is not None and found_first.field in ROUGE_COUNTS:
+                return True
+        return False
+
     def reproducing(self, candidates: Sequence[Options]) -> Iterator[int]:
         """The indices of the ``candidates`` that reproduce every sample, in
         order: as ``reproduces`` says, one at a time as they are asked for, or
@@ -216,6 +250,14 @@ class Reproducer:
                      if outcome.result is not None
                      and first_difference(target, outcome.result, self.tolerance) is None]
         yield from alive
+
+
+def _reaches_counts(base: RougeOptions, change: tuple[str, str]) -> bool:
+    """Whether ``change`` can change a segment's counts (or is no configuration
+    on its own, and so is taken to)."""
+    alone = changed(base, [change])
+    return not isinstance(alone, RougeOptions) or (
+        counting_options(alone) != counting_options(base))
 
 
 #: A candidate of the search: the changes made, and the configuration they make.
@@ -242,7 +284,8 @@ def search(
     for candidates in (singles, pairs):
         needed: Iterator[Candidate] = (
             (found, options) for found, options in candidates
-            if options is not None and not _as_fewer(base, found, options, references))
+            if options is not None and not _as_fewer(base, found, options, references)
+            and not reproducer.counted_out(base, found, options))
         yield from _reproducing(reproducer, needed)
 
 
