@@ -60,8 +60,9 @@ def printed_scores(
     (l. 1199-1220 for ROUGE-N, 1325-1346 for S and SU, 1463-1484 for L): each
     ratio a ``%7.5f`` string, 0 when its total is 0, and F formed from those two
     strings with ``-p``'s alpha, then rounded the same way.  Perl's ``sprintf``
-    and numification and Python's agree on every such string and ratio, which
-    ``tests/test_adapter_rouge155.py`` checks against the script's own scores."""
+    and numification and Python's agree on every such string and ratio;
+    ``tests/test_rouge155_one_run.py`` holds the result to the script's own
+    ``-t 0`` scores."""
     recall = float(f"{matches / ref_total if ref_total else 0.0:7.5f}")
     precision = float(f"{matches / hyp_total if hyp_total else 0.0:7.5f}")
     weighted = (1 - alpha) * precision + alpha * recall
