@@ -64,6 +64,11 @@ class Background(Generic[T]):
         os.close(write_end)
         self._pid, self._pipe = pid, read_end
 
+    @property
+    def pipe(self) -> int | None:
+        """The read end of the pipe from the child, while there is one."""
+        return self._pipe
+
     def done(self) -> bool:
         """Whether ``result`` would not wait: the child has sent its whole
         answer (or died), or there is no child.  Reads what has come so far: a
@@ -121,7 +126,7 @@ class Background(Generic[T]):
 
 def wait_for_any(backgrounds: Sequence[Background[Any]]) -> None:
     """Wait until one of ``backgrounds`` has something to read (or is done)."""
-    pipes = [b._pipe for b in backgrounds if b._pipe is not None]
+    pipes = [b.pipe for b in backgrounds if b.pipe is not None]
     if pipes and not any(b.done() for b in backgrounds):
         select.select(pipes, [], [])  # readable: part of an answer, or the end of one
 

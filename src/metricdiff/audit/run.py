@@ -16,7 +16,7 @@ whose copy of the scores would count twice against the machine's memory."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 
 from metricdiff.audit.background import Background, wait_for_any
 from metricdiff.audit.config import AuditConfig
@@ -62,8 +62,7 @@ def audit_metrics(
     try:
         while scoring or explaining or finished:
             if shown in finished:
-                yield finished.pop(shown)
-                shown += 1
+                shown = yield from _in_order(finished, shown)
                 continue
             running = [b for _, b in explaining.values() if not b.done()]
             # A metric explained here (no fork) is finished before the next is scored.
@@ -85,9 +84,7 @@ def audit_metrics(
                                         "Ctrl-C again stops at once")
                     for earlier in sorted(explaining):
                         finished[earlier] = _finish(explaining.pop(earlier), config)
-                    while shown in finished:
-                        yield finished.pop(shown)
-                        shown += 1
+                    yield from _in_order(finished, shown)
                     raise
                 continue
             # Any metric explained is finished, not only the next in the plan's
@@ -100,6 +97,16 @@ def audit_metrics(
     finally:
         for _, background in explaining.values():
             background.cancel()
+
+
+def _in_order(finished: dict[int, tuple[MetricAudit, MetricComparison | None]], shown: int
+              ) -> Generator[tuple[MetricAudit, MetricComparison | None], None, int]:
+    """The finished metrics from place ``shown`` on, as long as none is missing,
+    taken out of ``finished``; returns the place of the next to hand over."""
+    while shown in finished:
+        yield finished.pop(shown)
+        shown += 1
+    return shown
 
 
 def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table | None,
