@@ -8,14 +8,18 @@ and each segment's scores are read from the per-evaluation lines that ``-d``
 prints (``printPerEvalData``, l. 777-787).  ``-t 2`` prints each evaluation's
 raw counts -- model (reference) total, peer (hypothesis) total and hits (l.
 1085-1090) -- which become ``ref_total``, ``hyp_total`` and ``matches``, and
-skips the bootstrap.  For ROUGE-N, L, Lsum, S and SU that one run is enough: R,
-P and F are formed from those whole numbers as the script forms them before it
-prints them (``run.printed_scores``).  ROUGE-W's counts are weighted sums
-printed to 15 digits, so a second process runs beside the first on the same
-files: ``-t 0`` prints each evaluation's R, P and F exactly as the script
-rounds them (l. 1079-1084), with ``-r 2`` resamples, the fewest that index the
-confidence interval arrays without warnings (l. 930-935), since the bootstrap
-never touches per-evaluation scores.
+skips the bootstrap.  That one run is enough: R, P and F are formed from the
+counts as the script forms them before it prints them (l. 1199-1220 and
+alike).  For ROUGE-N, L, Lsum, S and SU the counts are whole numbers
+(``run.printed_scores``).  ROUGE-W's are weighted sums printed to 15
+significant digits; its R and P are formed from them where those digits decide
+the five decimals the script prints, and where they do not (a ratio within a
+hair of a rounding tie, which nice weights such as 1.5 produce) a second run of
+the script on the same files, ``-t 0``, prints each evaluation's R, P and F
+exactly as the script rounds them (l. 1079-1084; ``run.weighted_scores``),
+with ``-r 2`` resamples, the fewest that index the confidence interval arrays
+without warnings (l. 930-935), since the bootstrap never touches
+per-evaluation scores.
 
 Declared default profile: the script run with no optional flag (``-e``, ``-z``
 and ``-d`` only pick files and output), line numbers of ROUGE-1.5.5.pl in

@@ -175,7 +175,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         scored.update(alone)
         with ThreadPoolExecutor(max_workers=workers) as pool:
             for result in pool.map(
-                lambda case: self._robust([case], options, data, failures, True), undecided
+                lambda case: self._robust([case], options, data, failures), undecided
             ):
                 scored.update(result)
         return [
@@ -200,16 +200,17 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     def score_cases(
         self, metric: str, cases: Cases, options: RougeOptions
     ) -> list[RougeResult | BaseException]:
-        """Every segment of every case in one ``score_segments`` call -- one Perl run (two
-        processes, scores and counts) for the lot, plus the ones that ``score_segments``
-        always adds: the guarded process that runs each ROUGE-W segment with an empty
-        reference alone, and the halves of a bisected batch -- then each case's segments
-        averaged as ``corpus_score`` averages them. A case with a segment the script died on
-        gets the ``Rouge155Error`` that its own ``corpus_score`` would raise (segment
-        indices within the case); a malformed case (hypothesis and reference counts differ,
-        a text that is not a string) is left out of the batch and given to ``corpus_score``
-        on its own, whose exception it gets; an error that belongs to no segment (an option
-        the script cannot honour, the script or its data missing) is every case's outcome."""
+        """Every segment of every case in one ``score_segments`` call -- one Perl run
+        (the counts, and the scores where those leave one undecided) for the lot, plus
+        the ones that ``score_segments`` always adds: the guarded process that runs each
+        ROUGE-W segment with an empty reference alone, and the halves of a bisected
+        batch -- then each case's segments averaged as ``corpus_score`` averages them.
+        A case with a segment the script died on gets the ``Rouge155Error`` that its
+        own ``corpus_score`` would raise (segment indices within the case); a malformed
+        case (hypothesis and reference counts differ, a text that is not a string) is
+        left out of the batch and given to ``corpus_score`` on its own, whose exception
+        it gets; an error that belongs to no segment (an option the script cannot
+        honour, the script or its data missing) is every case's outcome."""
         outcomes: list[RougeResult | BaseException | None] = [None] * len(cases)
         hyps: list[str] = []
         refs: list[Sequence[str | None]] = []
@@ -249,12 +250,11 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         options: RougeOptions,
         data: Path,
         failures: dict[int, str],
-        expect_death: bool = False,
     ) -> dict[int, RougeResult]:
         """Run ``cases``; if the process dies, bisect until the failing segments
         are alone, keeping every other segment's scores."""
         try:
-            return run.run_batch(cases, options, data, failures, expect_death)
+            return run.run_batch(cases, options, data, failures)
         except Rouge155ScriptDied as died:
             if len(cases) == 1:
                 failures[cases[0].index] = died.message

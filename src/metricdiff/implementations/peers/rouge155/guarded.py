@@ -2,9 +2,9 @@
 own but all under one Perl process: ``guard.pl`` loads the modules the script
 uses once, then forks a child per run that does the unmodified script (its
 header says why and how).  Each segment gets exactly what ``run.run_batch``
-with ``expect_death`` gives it alone: the counts run, and the scores run only if
-the counts run lived; a death is that segment's failure, with the script's
-message and exit status."""
+gives it alone: the counts run, whose death is that segment's failure with the
+script's message and exit status; a segment whose counts leave its scores
+undecided goes back to the caller, for ``run.run_batch``."""
 
 from __future__ import annotations
 
@@ -28,8 +28,9 @@ def run_alone(
     workers: int,
 ) -> tuple[dict[int, RougeResult], list[run.ScriptCase]]:
     """Each case as a batch of its own, at most ``workers`` at a time.  Returns
-    the scores, and the cases the driver left undecided (it died, or Perl or the
-    script is missing), for the caller to run the slow way."""
+    the scores, and the cases left undecided (the driver died, Perl or the
+    script is missing, or the counts cannot decide the scores), for the caller
+    to run the slow way."""
     release, perl = locate.release_dir(), locate.perl_path()
     if not cases or release is None or perl is None:
         return {}, list(cases)
@@ -42,13 +43,10 @@ def run_alone(
         (tmp / "dirs").write_text(
             "".join(f"s{position}\n" for position in range(len(cases))), encoding="ascii"
         )
-        runs = []
-        for key, flags in (("counts", run.COUNTS_RUN), ("scores", run.SCORES_RUN)):
-            arguments = run.script_arguments(data_arg, options, flags)
-            runs += [key, str(len(arguments)), *arguments]
+        arguments = run.script_arguments(data_arg, options, run.COUNTS_RUN)
         driver = subprocess.run(
             [perl, str(DRIVER), str(release / locate.SCRIPT), str(max(workers, 1)), "dirs",
-             *runs],
+             "counts", str(len(arguments)), *arguments],
             cwd=tmp,
             capture_output=True,
             env=locate.perl_env(),
@@ -59,16 +57,19 @@ def run_alone(
         undecided = []
         for position, case in enumerate(cases):
             folder = tmp / f"s{position}"
-            ended = statuses.get(f"s{position}", {})
-            counts, scores = ended.get("counts"), ended.get("scores")
-            if counts is not None and counts != 0:
-                failures[case.index] = run.error_text(folder / "counts.err", counts)
-            elif counts is None or scores is None:
+            status = statuses.get(f"s{position}", {}).get("counts")
+            if status is None:
                 undecided.append(case)
-            elif scores != 0:
-                failures[case.index] = run.error_text(folder / "scores.err", scores)
+                continue
+            if status != 0:
+                failures[case.index] = run.error_text(folder / "counts.err", status)
+                continue
+            counts = run.read_printed(folder / "counts.out", options)
+            scores = run.scores_from_counts(counts, options)
+            if scores is None:
+                undecided.append(case)
             else:
-                scored.update(run.read_results(folder, [case], options, failures))
+                scored.update(run.results([case], counts, scores, failures))
     return scored, undecided
 
 

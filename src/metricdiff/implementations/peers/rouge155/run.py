@@ -1,5 +1,6 @@
-"""Running the script on a batch of segments: the files, the processes (counts,
-and for ROUGE-W scores) and their output read back."""
+"""Running the script on a batch of segments: the files, the process (the counts,
+and the scores only where the counts leave one undecided) and its output read
+back."""
 
 from __future__ import annotations
 
@@ -36,21 +37,29 @@ def _write(path: Path, lines: Sequence[str]) -> None:
     path.write_bytes("".join(line + "\n" for line in lines).encode("utf-8", "replace"))
 
 
-#: The two runs of a batch (see the package docstring): per-evaluation counts,
-#: then R, P and F.
+#: The two runs a batch can need (see the package docstring): per-evaluation
+#: counts, always; R, P and F as the script prints them, only where the counts
+#: cannot decide them (``scores_from_counts``).
 COUNTS_RUN: tuple[str, ...] = ("-t", "2")
 SCORES_RUN: tuple[str, ...] = ("-t", "0", "-r", "2")
 
-#: The variants whose R, P and F follow from the counts run alone, as the script
-#: forms them (``printed_scores``): their counts are whole numbers, printed
-#: exactly, so their batches run the script once instead of twice.  ROUGE-W
-#: keeps its scores run: its counts are weighted sums that the script prints to
-#: 15 significant digits, and its R and P pass through f^-1 (l. 1594-1617).
-COUNTS_SUFFICE = frozenset({"n", "l", "lsum", "s", "su"})
+#: How far ROUGE-W's R or P formed from the printed counts may be, relatively,
+#: from the script's own.  Perl prints each weighted count to 15 significant
+#: digits (relative error <= 5e-15); their ratio and its 1/weight-th power add
+#: (1/weight) times that and a few roundings.  This is a hundred times more.
+_W_SLACK = 1e-12
 
 
-def needs_scores_run(options: RougeOptions) -> bool:
-    return options.variant not in COUNTS_SUFFICE
+def _five(value: float) -> float:
+    """``sprintf("%7.5f", value)`` read back as a number, as the script does."""
+    return float(f"{value:7.5f}")
+
+
+def _f_from_printed(recall: float, precision: float, alpha: float) -> float:
+    """F formed from the printed R and P strings and rounded again (l. 1214-1218,
+    1340-1344, 1478-1482, 1608-1612)."""
+    weighted = (1 - alpha) * precision + alpha * recall
+    return _five(precision * recall / weighted if weighted > 0 else 0.0)
 
 
 def printed_scores(
@@ -63,11 +72,50 @@ def printed_scores(
     and numification and Python's agree on every such string and ratio;
     ``tests/test_rouge155_one_run.py`` holds the result to the script's own
     ``-t 0`` scores."""
-    recall = float(f"{matches / ref_total if ref_total else 0.0:7.5f}")
-    precision = float(f"{matches / hyp_total if hyp_total else 0.0:7.5f}")
-    weighted = (1 - alpha) * precision + alpha * recall
-    fmeasure = float(f"{precision * recall / weighted if weighted > 0 else 0.0:7.5f}")
-    return recall, precision, fmeasure
+    recall = _five(matches / ref_total if ref_total else 0.0)
+    precision = _five(matches / hyp_total if hyp_total else 0.0)
+    return recall, precision, _f_from_printed(recall, precision, alpha)
+
+
+def _weighted_ratio(hits: float, total: float, weight: float) -> float | None:
+    """``sprintf("%7.5f", f^-1(hits / total))`` (l. 1596-1608), or None when the
+    printed digits of ``hits`` and ``total`` leave the fifth decimal undecided."""
+    if total == 0:
+        return 0.0
+    value = (hits / total) ** (1 / weight)
+    slack = value * _W_SLACK * max(1.0, 1 / weight)
+    low, high = _five(value - slack), _five(value + slack)
+    return low if low == high else None
+
+
+def weighted_scores(
+    ref_total: float, hyp_total: float, matches: float, weight: float, alpha: float
+) -> tuple[float, float, float] | None:
+    """ROUGE-W's R, P and F as the script prints them, from its printed weighted
+    counts, or None where those 15 digits cannot decide a five-decimal string
+    (a ratio within ``_W_SLACK`` of a rounding tie, as nice weights such as 1.5
+    produce; the caller then asks the script)."""
+    recall = _weighted_ratio(matches, ref_total, weight)
+    precision = _weighted_ratio(matches, hyp_total, weight)
+    if recall is None or precision is None:
+        return None
+    return recall, precision, _f_from_printed(recall, precision, alpha)
+
+
+Printed = dict[int, tuple[float, float, float]]
+
+
+def scores_from_counts(counts: Printed, options: RougeOptions) -> Printed | None:
+    """Each evaluation's R, P and F formed from its printed counts, as the
+    script forms them; None if any of them is undecided (ROUGE-W only), for
+    the caller to run ``SCORES_RUN``."""
+    alpha = alpha_of(options.f_measure)
+    if options.variant != "w":
+        return {key: printed_scores(*count, alpha) for key, count in counts.items()}
+    weight = float(options.weight)
+    formed = {key: weighted_scores(*count, weight, alpha) for key, count in counts.items()}
+    decided = {key: scores for key, scores in formed.items() if scores is not None}
+    return decided if len(decided) == len(formed) else None
 
 
 def write_inputs(tmp: Path, cases: Sequence[ScriptCase], data: Path) -> str:
@@ -101,8 +149,10 @@ def run_batch(
     options: RougeOptions,
     data: Path,
     failures: dict[int, str],
-    expect_death: bool = False,
 ) -> dict[int, RougeResult]:
+    """Each case's result from one run of the script on the lot (``COUNTS_RUN``),
+    and a second (``SCORES_RUN``) only where its counts leave a score undecided;
+    raises ``Rouge155ScriptDied`` if a run dies."""
     release = locate.release_dir()
     perl = locate.perl_path()
     if release is None or perl is None:
@@ -111,65 +161,51 @@ def run_batch(
         tmp = Path(name)
         data_arg = write_inputs(tmp, cases, data)
 
-        def start(key: str, run: Sequence[str]) -> subprocess.Popen[bytes]:
+        def run(key: str, flags: Sequence[str]) -> Printed:
             with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
-                return subprocess.Popen(
-                    [perl, str(release / locate.SCRIPT), *script_arguments(data_arg, options, run)],
+                code = subprocess.Popen(
+                    [perl, str(release / locate.SCRIPT),
+                     *script_arguments(data_arg, options, flags)],
                     cwd=tmp,
                     stdout=out,
                     stderr=err,
                     env=locate.perl_env(),
-                )
+                ).wait()
+            if code != 0:
+                raise Rouge155ScriptDied(error_text(tmp / f"{key}.err", code))
+            return read_printed(tmp / f"{key}.out", options)
 
-        # The counts run has no bootstrap and ends first; if it dies, so would
-        # the scores run (same input, same code path).  A batch expected to die
-        # (``expect_death``) starts the scores run only if the counts run lived;
-        # otherwise both run side by side and a dying counts run stops the other.
-        two_runs = needs_scores_run(options)
-        counts = start("counts", COUNTS_RUN)
-        scores = start("scores", SCORES_RUN) if two_runs and not expect_death else None
-        code = counts.wait()
-        if code != 0:
-            if scores is not None:
-                scores.kill()
-                scores.wait()
-            raise Rouge155ScriptDied(error_text(tmp / "counts.err", code))
-        if two_runs and scores is None:
-            scores = start("scores", SCORES_RUN)
-        code = scores.wait() if scores is not None else 0
-        if code != 0:
-            raise Rouge155ScriptDied(error_text(tmp / "scores.err", code))
-        return read_results(tmp, cases, options, failures)
+        counts = run("counts", COUNTS_RUN)
+        scores = scores_from_counts(counts, options)
+        if scores is None:
+            scores = run("scores", SCORES_RUN)
+        return results(cases, counts, scores, failures)
 
 
-def read_results(
-    tmp: Path, cases: Sequence[ScriptCase], options: RougeOptions, failures: dict[int, str]
+def results(
+    cases: Sequence[ScriptCase], counts: Printed, scores: Printed, failures: dict[int, str]
 ) -> dict[int, RougeResult]:
-    """Each case's scores from ``counts.out`` in ``tmp`` and, where the variant
-    needs it, ``scores.out``: the output of the runs on what ``write_inputs``
-    wrote there."""
-    label = method_label(options)
-    printed_counts = _parse(tmp / "counts.out", label)
-    alpha = alpha_of(options.f_measure)
-    if needs_scores_run(options):
-        printed = _parse(tmp / "scores.out", label)
-    else:
-        printed = {key: printed_scores(*count, alpha) for key, count in printed_counts.items()}
-    results: dict[int, RougeResult] = {}
+    """Each case's result from the evaluations' printed ``counts`` and ``scores``
+    (numbered from 1 in the order of ``cases``); a case the script printed
+    nothing for is a failure."""
+    found: dict[int, RougeResult] = {}
     for position, case in enumerate(cases):
-        score, count = printed.get(position + 1), printed_counts.get(position + 1)
+        score, count = scores.get(position + 1), counts.get(position + 1)
         if score is None or count is None:
             failures[case.index] = "the script printed no score for this segment"
             continue
         recall, precision, fmeasure = score
         ref_total, hyp_total, matches = count
-        results[case.index] = RougeResult(
+        found[case.index] = RougeResult(
             recall, precision, fmeasure, matches, hyp_total, ref_total
         )
-    return results
+    return found
 
 
-def _parse(path: Path, label: str) -> dict[int, tuple[float, float, float]]:
+def read_printed(path: Path, options: RougeOptions) -> Printed:
+    """The three numbers each evaluation printed in one run's output file, by
+    evaluation number."""
+    label = method_label(options)
     text = path.read_text(encoding="utf-8", errors="replace")
     found = {}
     for match in _EVAL_LINE.finditer(text):
