@@ -9,7 +9,6 @@ undecided goes back to the caller, for ``run.run_batch``."""
 from __future__ import annotations
 
 import subprocess
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -34,7 +33,7 @@ def run_alone(
     release, perl = locate.release_dir(), locate.perl_path()
     if not cases or release is None or perl is None:
         return {}, list(cases)
-    with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
+    with run.scratch_folder(cases) as name:
         tmp = Path(name)
         data_arg = ""
         for position, case in enumerate(cases):

@@ -4,6 +4,7 @@ back."""
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import tempfile
@@ -118,6 +119,38 @@ def scores_from_counts(counts: Printed, options: RougeOptions) -> Printed | None
     return decided if len(decided) == len(formed) else None
 
 
+#: A memory file system, where a batch's files go when it has room: the script
+#: reads a file per text, and creating a small file there took 0.02 ms of CPU
+#: against 0.47 ms on this machine's ext4 /tmp (5,000 files), which made
+#: writing the files cost more than the script's own work on them.
+MEMORY_FOLDER = Path("/dev/shm")
+#: The most a batch puts there (each file takes at least a page): a corpus of
+#: 100,000 lines, some 200,000 files, is written to disk as before.
+MEMORY_AT_MOST = 256 * 1024 * 1024
+_PAGE = 4096
+
+
+def scratch_folder(cases: Sequence[ScriptCase]) -> tempfile.TemporaryDirectory[str]:
+    """A fresh temporary folder for the files of ``cases``: in ``MEMORY_FOLDER``
+    when no ``TMPDIR`` (``TEMP``, ``TMP``) names another place and it has room
+    for twice what they take, up to ``MEMORY_AT_MOST``; else where ``tempfile``
+    puts it."""
+    prefix = "metricdiff-rouge155-"
+    chosen = any(name in os.environ for name in ("TMPDIR", "TEMP", "TMP"))
+    files = sum(1 + len(case.refs) for case in cases) + 1
+    characters = sum(len(line) + 1 for case in cases for text in (case.hyp, *case.refs)
+                     for line in text)
+    need = files * _PAGE + 4 * characters  # UTF-8 takes at most 4 bytes a character
+    if not chosen and need <= MEMORY_AT_MOST:
+        try:
+            room = os.statvfs(MEMORY_FOLDER)
+            if room.f_bavail * room.f_frsize >= 2 * need and os.access(MEMORY_FOLDER, os.W_OK):
+                return tempfile.TemporaryDirectory(prefix=prefix, dir=MEMORY_FOLDER)
+        except OSError:  # no such file system here
+            pass
+    return tempfile.TemporaryDirectory(prefix=prefix)
+
+
 def write_inputs(tmp: Path, cases: Sequence[ScriptCase], data: Path) -> str:
     """Write ``cases`` as the files and ``-z SPL`` list of one run in ``tmp``;
     returns the ``-e`` argument (a link to ``data`` where possible)."""
@@ -157,7 +190,7 @@ def run_batch(
     perl = locate.perl_path()
     if release is None or perl is None:
         raise Rouge155ScriptDied("the script or perl went missing")
-    with tempfile.TemporaryDirectory(prefix="metricdiff-rouge155-") as name:
+    with scratch_folder(cases) as name:
         tmp = Path(name)
         data_arg = write_inputs(tmp, cases, data)
 
