@@ -141,7 +141,7 @@ def scratch_folder(cases: Sequence[ScriptCase]) -> tempfile.TemporaryDirectory[s
     characters = sum(len(line) + 1 for case in cases for text in (case.hyp, *case.refs)
                      for line in text)
     need = files * _PAGE + 4 * characters  # UTF-8 takes at most 4 bytes a character
-    if not chosen and need <= MEMORY_AT_MOST:
+    if not chosen and need <= MEMORY_AT_MOST and hasattr(os, "statvfs"):  # not on Windows
         try:
             room = os.statvfs(MEMORY_FOLDER)
             if room.f_bavail * room.f_frsize >= 2 * need and os.access(MEMORY_FOLDER, os.W_OK):
