@@ -194,7 +194,7 @@ def run_batch(
         tmp = Path(name)
         data_arg = write_inputs(tmp, cases, data)
 
-        def run(key: str, flags: Sequence[str]) -> Printed:
+        def run_script(key: str, flags: Sequence[str]) -> Printed:
             with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
                 code = subprocess.Popen(
                     [perl, str(release / locate.SCRIPT),
@@ -208,10 +208,10 @@ def run_batch(
                 raise Rouge155ScriptDied(error_text(tmp / f"{key}.err", code))
             return read_printed(tmp / f"{key}.out", options)
 
-        counts = run("counts", COUNTS_RUN)
+        counts = run_script("counts", COUNTS_RUN)
         scores = scores_from_counts(counts, options)
         if scores is None:
-            scores = run("scores", SCORES_RUN)
+            scores = run_script("scores", SCORES_RUN)
         return results(cases, counts, scores, failures)
 
 
