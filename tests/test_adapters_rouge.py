@@ -286,6 +286,26 @@ def test_rouge_score_best_f_is_per_type_and_first_on_ties(rouge_scorer):
     assert (result.matches, result.ref_total) == (1, 3)
 
 
+def test_rouge_score_scores_each_target_once(rouge_scorer, monkeypatch):
+    """The adapter tells which target ``score_multi`` kept from the scores
+    ``score_multi`` itself computed: the library scores each of a segment's
+    targets once, not once more for the adapter."""
+    calls: list[str] = []
+    library_score = rouge_scorer.RougeScorer.score
+
+    def counted(self, target, prediction):
+        calls.append(target)
+        return library_score(self, target, prediction)
+
+    monkeypatch.setattr(rouge_scorer.RougeScorer, "score", counted)
+    adapter = get_adapter("rouge-score", "rouge-2")
+    hyps, refs = ["a b c d", "x y"], [["a b x y", "x b c y", "a b z w"], ["x y z", "x"]]
+    got = adapter.sentence_scores("rouge-2", hyps, refs, adapter.options("rouge-2"))
+    assert calls == [*refs[0], *refs[1]]  # 3 + 2 targets, each scored once
+    # the second segment keeps "x y z" (F = 2/3; "x" has no bigram): 1 of 2 bigrams
+    assert (got[1].matches, got[1].ref_total) == (1, 2)
+
+
 @pytest.mark.parametrize("overrides", [
     {"tokenize": "none"},
     {"tokenize": "none", "lowercase": "unicode"},

@@ -46,6 +46,7 @@ those of the reference ``score_multi`` chose.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
@@ -171,12 +172,12 @@ class RougeScoreAdapter(PeerRougeAdapter):
         tokenize = lru_cache(maxsize=16)(scorer._tokenizer.tokenize)
         keys = [rouge_type(metric) for metric, _ in metrics]
         results: list[list[RougeResult]] = [[] for _ in metrics]
+        targets_scored = _EachTarget(scorer)
         for hyp, targets in self.segments(hyps, refs):
-            best = scorer.score_multi(targets, hyp)
-            # score_multi keeps the first target with the largest F; the first
-            # target scoring exactly the chosen Score is that one.
-            each = [scorer.score(t, hyp) for t in targets] if len(targets) > 1 else [best]
+            best, each = targets_scored.score_multi(targets, hyp)
             for key, column in zip(keys, results, strict=True):
+                # score_multi keeps the first target with the largest F; the
+                # first target scoring exactly the chosen Score is that one.
                 chosen = best[key]
                 target = targets[[scores[key] for scores in each].index(chosen)]
                 counts = self.counts(tokenize, key, target, hyp, chosen, options)
@@ -233,6 +234,41 @@ class RougeScoreAdapter(PeerRougeAdapter):
         return pair_counts(tokenize, key, target, prediction, score, options,
                            lambda ref, hyp: round(score.recall * len(ref)),
                            rouge_scorer._create_ngrams)
+
+
+class _EachTarget:
+    """``score_multi`` of a scorer, with the scores of every target it chose among.
+
+    ``score_multi`` scores each target with ``self.score`` and keeps, per type,
+    the first with the largest F.  Telling which target that was needs every
+    target's scores, and scoring them again doubled the library's work on
+    segments with several references.  So ``score`` is wrapped on the instance
+    (``self.score`` finds it first) and what ``score_multi`` computed is kept.
+    Where ``score_multi`` does not go through ``self.score`` (a compiled
+    scorer), the targets are scored again."""
+
+    def __init__(self, scorer: Any) -> None:
+        self._scorer = scorer
+        self._score: Callable[[str, str], dict[str, Any]] = scorer.score
+        self._seen: list[dict[str, Any]] = []
+        with contextlib.suppress(AttributeError):  # an instance without attributes
+            scorer.score = self._recording
+
+    def _recording(self, target: str, prediction: str) -> dict[str, Any]:
+        scores = self._score(target, prediction)
+        self._seen.append(scores)
+        return scores
+
+    def score_multi(self, targets: list[str], hyp: str
+                    ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """``score_multi(targets, hyp)``, and each target's scores in order."""
+        self._seen = []
+        best: dict[str, Any] = self._scorer.score_multi(targets, hyp)
+        if len(targets) == 1:
+            return best, [best]
+        if len(self._seen) == len(targets):
+            return best, self._seen
+        return best, [self._score(target, hyp) for target in targets]
 
 
 def pair_counts(
