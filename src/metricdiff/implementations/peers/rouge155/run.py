@@ -137,11 +137,13 @@ def scratch_folder(cases: Sequence[ScriptCase]) -> tempfile.TemporaryDirectory[s
     puts it."""
     prefix = "metricdiff-rouge155-"
     chosen = any(name in os.environ for name in ("TMPDIR", "TEMP", "TMP"))
+    if chosen or not hasattr(os, "statvfs"):  # the user's place, or Windows
+        return tempfile.TemporaryDirectory(prefix=prefix)
     files = sum(1 + len(case.refs) for case in cases) + 1
     characters = sum(len(line) + 1 for case in cases for text in (case.hyp, *case.refs)
                      for line in text)
     need = files * _PAGE + 4 * characters  # UTF-8 takes at most 4 bytes a character
-    if not chosen and need <= MEMORY_AT_MOST and hasattr(os, "statvfs"):  # not on Windows
+    if need <= MEMORY_AT_MOST:
         try:
             room = os.statvfs(MEMORY_FOLDER)
             if room.f_bavail * room.f_frsize >= 2 * need and os.access(MEMORY_FOLDER, os.W_OK):
