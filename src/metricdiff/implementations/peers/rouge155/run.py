@@ -44,6 +44,9 @@ def _write(path: Path, lines: Sequence[str]) -> None:
 COUNTS_RUN: tuple[str, ...] = ("-t", "2")
 SCORES_RUN: tuple[str, ...] = ("-t", "0", "-r", "2")
 
+#: Each evaluation's three printed numbers, by evaluation number.
+Printed = dict[int, tuple[float, float, float]]
+
 #: How far ROUGE-W's R or P formed from the printed counts may be, relatively,
 #: from the script's own.  Perl prints each weighted count to 15 significant
 #: digits (relative error <= 5e-15); their ratio and its 1/weight-th power add
@@ -101,9 +104,6 @@ def weighted_scores(
     if recall is None or precision is None:
         return None
     return recall, precision, _f_from_printed(recall, precision, alpha)
-
-
-Printed = dict[int, tuple[float, float, float]]
 
 
 def scores_from_counts(counts: Printed, options: RougeOptions) -> Printed | None:
