@@ -38,15 +38,15 @@ import attrs
 from tabulate import tabulate
 
 from bench_memory import _tree
-from metricdiff.audit import agreement, conformance
-from metricdiff.audit import metric as audit_module
-from metricdiff.audit.cases import DEFAULT_METRICS, generated_cases, user_cases
-from metricdiff.audit.config import AuditConfig
+from metricdiff.auditing import agreement, conformance
+from metricdiff.auditing import metric as audit_module
+from metricdiff.auditing.cases import DEFAULT_METRICS, generated_cases, user_cases
+from metricdiff.auditing.config import AuditConfig
 from metricdiff.cases.case import Case, size
 from metricdiff.cases.files import read_corpus
 from metricdiff.findings import explain as explain_module
 from metricdiff.findings.finding import Finding, by_cause
-from metricdiff.implementations import adapter_names
+from metricdiff.impls import adapter_names
 
 PERL = "rouge155"
 
@@ -117,7 +117,7 @@ def _example_sizes(findings: list[Finding]) -> int:
 
 
 TRANSLATIONS = Path(__file__).parent / "data" / "translations"
-#: Every metric the audit runs by default (``audit/cases.py``).
+#: Every metric the audit runs by default (``auditing/cases.py``).
 METRICS = list(DEFAULT_METRICS)
 
 

@@ -210,8 +210,8 @@ def materialise(
 # ties to the shorter; NLTK 3.10.4 (no smoothing function) is tok none, smoothing
 # float-min, empty_order denominator-one, all_zero zero.
 PEER_ADAPTERS = {
-    "reference-sacrebleu": "metricdiff.implementations.peers.sacrebleu:SacrebleuAdapter",
-    "reference-nltk": "metricdiff.implementations.peers.nltk:NltkAdapter",
+    "reference-sacrebleu": "metricdiff.impls.peers.sacrebleu:SacrebleuAdapter",
+    "reference-nltk": "metricdiff.impls.peers.nltk:NltkAdapter",
 }
 
 
@@ -227,7 +227,7 @@ def peer_options(impl: str, tokenize: str) -> Any:
 
 
 def reference_has_tokenizer(name: str) -> bool:
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
     from metricdiff.profiles import ConventionError
 
     try:
@@ -254,8 +254,8 @@ def _prepare(task: Task) -> tuple[Callable[[], Any], Callable[[Any], dict[str, A
     """Build the inputs and import the tokenizer module (outside any measurement);
     return the call to measure and the function that reads its result afterwards."""
     if task.impl.startswith("reference"):
-        from metricdiff.implementations.reference import bleu
-        from metricdiff.implementations.text.tokenizers import get_tokenizer
+        from metricdiff.impls.reference import bleu
+        from metricdiff.impls.text.tokenizers import get_tokenizer
 
         options = peer_options(task.impl, task.tokenize)
         get_tokenizer(task.tokenize)  # imports the module; its cache starts empty
@@ -331,7 +331,7 @@ def _reference_result(result: Any, tokenize: str) -> dict[str, Any]:
 
 def _reference_cache_info(tokenize: str) -> dict[str, int]:
     """Hits, misses and size of the reference tokenizer's lru_cache, if it has one."""
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     cached = getattr(get_tokenizer(tokenize), "_cached", None)
     if cached is None or not hasattr(cached, "cache_info"):

@@ -64,11 +64,11 @@ def main_job(impls: tuple[str, ...], generate: int, out: Path) -> float:
 def own_cost(impl: str, generate: int) -> float:
     """CPU seconds every participant of ``impl`` needs to score the main job's
     cases of every metric it has, in this process (call it in a fresh one)."""
-    from metricdiff.audit.cases import DEFAULT_METRICS, fixture_cases, generated_cases
-    from metricdiff.audit.participants import participants
+    from metricdiff.auditing.cases import DEFAULT_METRICS, fixture_cases, generated_cases
+    from metricdiff.auditing.participants import participants
     from metricdiff.cases.bundled import fixtures_folder
     from metricdiff.cases.fixtures import load_all
-    from metricdiff.implementations import computes, resolve
+    from metricdiff.impls import computes, resolve
 
     fixtures = load_all(fixtures_folder())
     total = 0.0

@@ -196,8 +196,8 @@ def rouge_score_options() -> dict[str, Any]:
     reference behaves as rouge-score does (tokenize rouge-score, no stemming,
     best-f, alpha=0.5, exact rounding).  Imports the tokenizer's module, so that
     the timed call does not."""
-    from metricdiff.implementations import get_adapter
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls import get_adapter
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     options = {metric: get_adapter("rouge-score", metric).options(metric, {}) for metric in METRICS}
     for opts in options.values():
@@ -211,7 +211,7 @@ def shared_text_options(options: dict[str, Any]) -> Any:
     ``text_sentences`` gives each metric the same tokens).  Raises otherwise."""
     import attrs
 
-    from metricdiff.implementations.reference.rouge import by_sentence
+    from metricdiff.impls.reference.rouge import by_sentence
 
     first = next(iter(options.values()))
     for opts in options.values():
@@ -224,7 +224,7 @@ def shared_text_options(options: dict[str, Any]) -> Any:
 
 def _reference_api(hyps: list[str], refs: list[str]) -> Callable[[], Any]:
     """Three ``sentence_rouge`` calls per pair: each tokenizes both texts again."""
-    from metricdiff.implementations.reference.rouge import sentence_rouge
+    from metricdiff.impls.reference.rouge import sentence_rouge
 
     options = list(rouge_score_options().items())
 
@@ -243,7 +243,7 @@ def _reference_shared(hyps: list[str], refs: list[str]) -> Callable[[], Any]:
     """What ``sentence_rouge`` does, with each text tokenized once for all three
     metrics (as rouge-score's ``score`` does): ``text_sentences`` per text, then
     per metric ``pair_counts`` -> ``combine_references`` -> ``rounded``."""
-    from metricdiff.implementations.reference.rouge import (
+    from metricdiff.impls.reference.rouge import (
         combine_references,
         pair_counts,
         rounded,
@@ -291,7 +291,7 @@ def _score_many(hyps: list[str], refs: list[str]) -> Callable[[], Any]:
     calls: the reference adapter's ``score_many`` for the three metrics, under
     rouge-score's profile, each text tokenized once (``reference/rouge_shared.py``),
     the corpus results and each pair's."""
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     adapter = get_adapter("reference", "rouge-1")
     requests = list(rouge_score_options().items())
@@ -405,8 +405,8 @@ def _measure_perl(task: Task) -> dict[str, Any]:
         import tempfile
 
         tempfile.tempdir = task.tmpdir
-    from metricdiff.implementations import get_adapter
-    from metricdiff.implementations.reference.rouge import sentence_rouge
+    from metricdiff.impls import get_adapter
+    from metricdiff.impls.reference.rouge import sentence_rouge
 
     adapter = get_adapter("rouge155", task.metric)
     reason = adapter.unavailable_reason()
@@ -436,7 +436,7 @@ def _measure_perl(task: Task) -> dict[str, Any]:
 
 def _corpus_info(task: Task) -> dict[str, Any]:
     """Size of the corpus, how long generating it takes, and whether lines repeat."""
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     tokenize = get_tokenizer("rouge-score")
     start = time.perf_counter()
@@ -692,7 +692,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import rouge_score  # noqa: F401  (fail early if the peer is missing)
 
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     info = in_fresh_process(Task("corpus-info", args.pairs, args.seed))
     peer_version = get_adapter("rouge-score", "rouge-1").version()

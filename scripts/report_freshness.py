@@ -107,8 +107,8 @@ def participants(reports: Path) -> dict[str, str]:
 def installed_version(name: str) -> tuple[str | None, str]:
     """Implementation ``name``'s version here as its signature states it, or None
     with the reason it cannot be told."""
-    from metricdiff.implementations import adapter_for_family, families_of
-    from metricdiff.implementations.user import is_user_spec
+    from metricdiff.impls import adapter_for_family, families_of
+    from metricdiff.impls.user import is_user_spec
 
     if is_user_spec(name):
         return None, "a user's own implementation, whose code metricdiff does not version"

@@ -19,7 +19,7 @@ import time
 from collections.abc import Collection, Mapping, Sequence
 from typing import ClassVar
 
-from metricdiff.implementations.base import ANY, Adapter, References
+from metricdiff.impls.base import ANY, Adapter, References
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.statistics import RougeResult

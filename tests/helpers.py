@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from metricdiff.cli import main
-from metricdiff.implementations import get_adapter
+from metricdiff.impls import get_adapter
 
 #: The packages a tokenizer imports beyond metricdiff's own dependencies (the
 #: extras ``ja`` and ``ko`` of pyproject.toml).

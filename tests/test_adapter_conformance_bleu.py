@@ -21,7 +21,7 @@ import pytest
 
 from helpers import require_tokenizer
 from known_findings import FINDING_INPUTS, KNOWN_FINDINGS
-from metricdiff.implementations import get_adapter
+from metricdiff.impls import get_adapter
 from metricdiff.profiles import AXES
 from metricdiff.statistics import BleuResult
 

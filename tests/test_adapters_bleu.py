@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import pytest
 
 from helpers import require_tokenizer
-from metricdiff.implementations import UnsupportedOption, adapter_names, get_adapter
-from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.impls import UnsupportedOption, adapter_names, get_adapter
+from metricdiff.impls.text.tokenizers import get_tokenizer
 from metricdiff.profiles import AXES, BleuOptions
 
 # Small corpora: (hypotheses, per-segment references).  Texts are whitespace
@@ -127,7 +127,7 @@ def test_sacrebleu_corpus_longer_than_one_extraction(sacrebleu):
     ``corpus_bleu`` gives the whole corpus in one call (expected values: that
     call), here over more than two slices with a segment of two references and
     one whose only reference is empty in each slice."""
-    from metricdiff.implementations.peers import sacrebleu as adapter_module
+    from metricdiff.impls.peers import sacrebleu as adapter_module
 
     size = 2 * adapter_module.EXTRACTED_AT_ONCE + 3
     words = ["the", "cat", "sat", "on", "a", "mat", "while", "dogs", "ran", "far", "away"]

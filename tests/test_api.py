@@ -90,7 +90,7 @@ def test_import_is_light_and_the_api_works_from_stdin():
     # to die re-importing it, and every implementation became a crash.
     done = run_on_stdin(
         "import sys, metricdiff\n"
-        "assert 'metricdiff.api' not in sys.modules and 'metricdiff.audit' not in sys.modules\n"
+        "assert 'metricdiff.api' not in sys.modules and 'metricdiff.auditing' not in sys.modules\n"
         "found = metricdiff.audit(['a b c d e', 'x y z'], [['a b c d f'], ['x y w']],\n"
         "                         metrics=['bleu'], impls=['reference', 'nltk'],\n"
         "                         minimise=False)\n"

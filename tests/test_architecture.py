@@ -12,8 +12,8 @@ PACKAGE = ROOT / "src" / "metricdiff"
 PAGE = ROOT / "docs" / "architecture.md"
 
 #: The order docs/architecture.md draws, from the bottom up.
-LAYERS = ["statistics", "profiles", "cases", "implementations", "scoring", "comparison",
-          "findings", "reports", "audit", "locks", "cli"]
+LAYERS = ["statistics", "profiles", "cases", "impls", "scoring", "comparison",
+          "findings", "reports", "auditing", "locks", "cli"]
 
 
 def modules() -> list[str]:

@@ -25,7 +25,7 @@ from metricdiff.comparison.attribution import (
     shapley_values,
 )
 from metricdiff.comparison.inert import inert_axes
-from metricdiff.implementations.reference import bleu, rouge_corpus
+from metricdiff.impls.reference import bleu, rouge_corpus
 from metricdiff.profiles import BleuOptions
 from metricdiff.profiles.metrics import Options, paper_options
 
@@ -220,7 +220,7 @@ def test_an_attribution_scored_together_is_the_one_scored_profile_by_profile() -
     # attribution, each profile scored alone by the reference's corpus_score.
     from helpers import large_corpus
     from metricdiff.comparison.corpus import ReferenceScorer
-    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+    from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
     from metricdiff.profiles import with_overrides
     from metricdiff.profiles.metrics import paper_options
 

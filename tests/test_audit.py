@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 
 import metricdiff.findings.witness
-import metricdiff.implementations as adapters
+import metricdiff.impls as adapters
 from helpers import run
 from metricdiff.cases.fixtures import load_file
 from metricdiff.comparison.expectations import MATCHES, run_expectation
-from metricdiff.implementations.base import References
-from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.impls.base import References
+from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
 from metricdiff.scoring.execution import Job
 from metricdiff.statistics import BleuResult
@@ -190,7 +190,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register ``crashy`` for BLEU.
 
     In this process the registry entry does it (``get_adapter`` imports
-    ``metricdiff.implementations.<module>``, so this module is aliased there).  Workers
+    ``metricdiff.impls.<module>``, so this module is aliased there).  Workers
     are forked from a forkserver that imported ``metricdiff.implementations`` itself,
     so a monkeypatched registry never reaches them; they build the adapter from
     ``Job.adapter_path`` instead, which names this module (importable there:
@@ -200,7 +200,7 @@ def crashy(monkeypatch: pytest.MonkeyPatch) -> None:
     import sys
 
     module = sys.modules[CrashingBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_crashy", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.impls._test_crashy", module)
     monkeypatch.setitem(adapters._REGISTRY, "crashy",
                         {"bleu": "_test_crashy:CrashingBleuAdapter"})
 
@@ -338,9 +338,9 @@ def test_first_difference_describes_the_minimal_example(
     README once showed as ``sys_len: 6 vs 7`` beside a 3-token example)."""
     pytest.importorskip("sacrebleu")
     pytest.importorskip("nltk")
-    from metricdiff.audit.journal import result_from_json
+    from metricdiff.auditing.journal import result_from_json
     from metricdiff.comparison.stages import first_difference
-    from metricdiff.implementations.base import Tolerance
+    from metricdiff.impls.base import Tolerance
 
     out = tmp_path / "out"
     status, _, err = audit(
@@ -372,7 +372,7 @@ def test_first_difference_describes_the_minimal_example(
 def test_an_implementation_refusing_the_metric_is_skipped_with_its_reason(monkeypatch):
     # torchmetrics' rouge-lsum needs NLTK's punkt model: resolve() refuses it with an
     # UnsupportedOption.  That is a reason to leave it out, not to stop the audit.
-    from metricdiff.audit import participants as module
+    from metricdiff.auditing import participants as module
     from metricdiff.errors import UnsupportedOption
 
     real = module.resolve

@@ -10,10 +10,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import require_impl
-from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.metric import audit_metric
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import audit_metric
 from metricdiff.cases import Case
-from metricdiff.implementations import get_adapter
+from metricdiff.impls import get_adapter
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 

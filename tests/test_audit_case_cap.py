@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.audit.cases import fixture_cases, generated_cases
-from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.metric import audit_metric
+from metricdiff.auditing.cases import fixture_cases, generated_cases
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import audit_metric
 from metricdiff.cases.bundled import fixtures_folder
 
 
 @pytest.fixture
 def capped_peer(monkeypatch):
     pytest.importorskip("rouge_metric")
-    from metricdiff.implementations.peers.rouge_metric_py import RougeMetricPyAdapter
+    from metricdiff.impls.peers.rouge_metric_py import RougeMetricPyAdapter
 
     monkeypatch.setattr(RougeMetricPyAdapter, "audit_generated_cases", 3)
     monkeypatch.setattr(RougeMetricPyAdapter, "audit_cost", "a test's cap")

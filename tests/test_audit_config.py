@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from metricdiff.audit.config import AuditConfig
+from metricdiff.auditing.config import AuditConfig
 
 
 def test_the_defaults_are_those_audit_metric_had() -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit.run
+import metricdiff.auditing.run
 from helpers import interrupted_at, require_impl, run
 from metricdiff.cli import main
 from metricdiff.comparison.attribution import Attribution, Contribution
@@ -153,8 +153,8 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
     """Ctrl-C in the second metric: the first one's causes are printed, its reports
     are in --out, and the message says how to rebuild them."""
     require_impl("sacrebleu", "bleu")
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric",
-                        interrupted_at("rouge-1", metricdiff.audit.run.score_metric))
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric",
+                        interrupted_at("rouge-1", metricdiff.auditing.run.score_metric))
     out = tmp_path / "out"
     status, text, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
                             "--impl", "reference", "--impl", "sacrebleu", *inputs,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.audit import output as audit_output
-from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.metric import MetricAudit, audit_metric
+from metricdiff.auditing import output as audit_output
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import MetricAudit, audit_metric
 from metricdiff.cases import Case
 from metricdiff.reports.model import RESULTS_NAME
 

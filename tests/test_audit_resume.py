@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 
 import metricdiff.findings.witness
-import metricdiff.implementations as adapters
+import metricdiff.impls as adapters
 from helpers import run
-from metricdiff.audit.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
-from metricdiff.implementations.base import References
-from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.auditing.journal import JOURNAL_NAME, Journal, ProgressLine, case_digest
+from metricdiff.impls.base import References
+from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 from metricdiff.statistics import BleuResult, RougeResult
@@ -111,7 +111,7 @@ def test_a_broken_journal_is_read_as_far_as_it_is_whole(tmp_path: Path) -> None:
     path = tmp_path / JOURNAL_NAME
     job = Job("reference", "rouge-1", adapters.get_adapter(
         "reference", "rouge-1").options("rouge-1", {}), [(("a b",), (("a c",),))])
-    from metricdiff.audit.journal import job_case_key
+    from metricdiff.auditing.journal import job_case_key
 
     key = job_case_key(job, job.cases[0])
     journal = Journal(path)
@@ -166,7 +166,7 @@ def counting(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
     import sys
 
     module = sys.modules[CountingBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_counting", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.impls._test_counting", module)
     monkeypatch.setitem(adapters._REGISTRY, "counting",
                         {"bleu": "_test_counting:CountingBleuAdapter"})
 
@@ -226,7 +226,7 @@ def test_resumed_cases_are_not_scored_again(
 
 @pytest.mark.parametrize(("workers", "timeout"), [(1, None), (2, 20.0)])
 def test_on_result_reports_every_case_once(workers: int, timeout: float | None) -> None:
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     options = get_adapter("reference", "rouge-1").options("rouge-1", {})
     words = ["FINE a", "RAISE b", "FINE c d", "NAN e", "FINE f", "FINE g h", "FINE i"]

@@ -1,5 +1,5 @@
 """A metric explained in a forked process while the next one is scored
-(``audit/background.py``, ``audit/run.py``): the same answers as one metric at a
+(``auditing/background.py``, ``auditing/run.py``): the same answers as one metric at a
 time, whatever the child does."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import ClassVar
 
 import pytest
 
-import metricdiff.audit.run
+import metricdiff.auditing.run
 from helpers import corpus_files, interrupted_at, run
-from metricdiff.audit.background import CAN_FORK, Background
+from metricdiff.auditing.background import CAN_FORK, Background
 from metricdiff.profiles.bleu import BleuOptions
 from metricdiff.scoring.execution import Job, run_jobs
 
@@ -112,7 +112,7 @@ def test_an_audit_with_two_workers_finds_what_one_at_a_time_finds(
     tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
+    monkeypatch.setattr(metricdiff.auditing.run, "Background", _Recorded)
     _Recorded.record.clear()
     argv = ["audit", "--metric", "bleu", "--metric", "rouge-1", "--metric", "rouge-l",
             "--impl", "reference", "--impl", "rouge-score", "--impl", "sacrebleu", *corpus]
@@ -132,9 +132,9 @@ def test_ctrl_c_while_the_next_metric_is_scored_finishes_the_one_before(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """As one metric at a time: bleu is printed and written, then exit 130."""
-    monkeypatch.setattr(metricdiff.audit.run, "Background", _Recorded)
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric",
-                        interrupted_at("rouge-1", metricdiff.audit.run.score_metric))
+    monkeypatch.setattr(metricdiff.auditing.run, "Background", _Recorded)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric",
+                        interrupted_at("rouge-1", metricdiff.auditing.run.score_metric))
     _Recorded.record.clear()
     out = tmp_path / "out"
     status, text, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
@@ -154,28 +154,28 @@ def test_a_second_ctrl_c_stops_every_child(
     """Ctrl-C while rouge-1 is finished here and rouge-l explained in a child:
     the child is stopped at once, not waited for."""
     started: list[int] = []
-    real_background = metricdiff.audit.run.Background
-    real_explain = metricdiff.audit.run.explain_metric
-    real_finish = metricdiff.audit.run.finish_metric
+    real_background = metricdiff.auditing.run.Background
+    real_explain = metricdiff.auditing.run.explain_metric
+    real_finish = metricdiff.auditing.run.finish_metric
 
     def recorded(*args: object, **kwargs: object) -> Background[object]:
         background = real_background(*args, **kwargs)  # type: ignore[arg-type]
         started.append(background._pid or 0)
         return background
 
-    def slow(scored: metricdiff.audit.run.Scored, *args: object) -> object:
+    def slow(scored: metricdiff.auditing.run.Scored, *args: object) -> object:
         if scored.metric == "rouge-l":
             time.sleep(60)
         return real_explain(scored, *args)  # type: ignore[arg-type]
 
-    def interrupted(scored: metricdiff.audit.run.Scored, *args: object) -> object:
+    def interrupted(scored: metricdiff.auditing.run.Scored, *args: object) -> object:
         if scored.metric == "rouge-1":
             raise KeyboardInterrupt
         return real_finish(scored, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(metricdiff.audit.run, "Background", recorded)
-    monkeypatch.setattr(metricdiff.audit.run, "explain_metric", slow)
-    monkeypatch.setattr(metricdiff.audit.run, "finish_metric", interrupted)
+    monkeypatch.setattr(metricdiff.auditing.run, "Background", recorded)
+    monkeypatch.setattr(metricdiff.auditing.run, "explain_metric", slow)
+    monkeypatch.setattr(metricdiff.auditing.run, "finish_metric", interrupted)
     began = time.monotonic()
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
                          "--metric", "rouge-l", "--impl", "reference", *corpus,

@@ -8,7 +8,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from metricdiff.audit.cases import user_cases
+from metricdiff.auditing.cases import user_cases
 from metricdiff.cases import Case
 from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.errors import InputError

@@ -19,14 +19,14 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.audit.journal
-import metricdiff.audit.run
+import metricdiff.auditing.journal
+import metricdiff.auditing.run
 import metricdiff.comparison.expectations
-import metricdiff.implementations as adapters
+import metricdiff.impls as adapters
 from helpers import interrupted_at, run
 from metricdiff.cases import bundled
 from metricdiff.cli import EXIT_INTERRUPTED
-from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.wording import plural
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -54,7 +54,7 @@ def no_scoring(monkeypatch: pytest.MonkeyPatch) -> None:
     def never(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("scored before refusing")
 
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", never)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", never)
     monkeypatch.setattr(metricdiff.comparison.expectations, "run_cases", never)
 
 
@@ -71,7 +71,7 @@ class GhostBleuAdapter(ReferenceBleuAdapter):
 def ghost(monkeypatch: pytest.MonkeyPatch) -> None:
     """Register ``ghost`` for BLEU (as ``test_audit.py`` registers ``crashy``)."""
     module = sys.modules[GhostBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_ghost", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.impls._test_ghost", module)
     monkeypatch.setitem(adapters._REGISTRY, "ghost", {"bleu": "_test_ghost:GhostBleuAdapter"})
 
 
@@ -95,7 +95,7 @@ def test_an_unknown_implementation_is_an_error(
 def test_a_metric_nobody_computes_is_an_error_when_it_is_the_only_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # rouge-score has ROUGE only (implementations/__init__.py's registry), installed or not.
+    # rouge-score has ROUGE only (impls/__init__.py's registry), installed or not.
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "rouge-score",
                          *inputs(tmp_path))
     assert status == 2
@@ -227,16 +227,16 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     status, _, err = run(capsys, *argv, "--out", tmp_path / "whole")
     assert status == 0, err
 
-    real = metricdiff.audit.run.score_metric
+    real = metricdiff.auditing.run.score_metric
     closed: list[Path] = []
-    real_close = metricdiff.audit.journal.Journal.close
+    real_close = metricdiff.auditing.journal.Journal.close
 
-    def close(journal: metricdiff.audit.journal.Journal) -> None:
+    def close(journal: metricdiff.auditing.journal.Journal) -> None:
         closed.append(journal.path)
         real_close(journal)
 
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted_at("rouge-1", real))
-    monkeypatch.setattr(metricdiff.audit.journal.Journal, "close", close)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", interrupted_at("rouge-1", real))
+    monkeypatch.setattr(metricdiff.auditing.journal.Journal, "close", close)
     out = tmp_path / "cut"
     status, stdout, err = run(capsys, *argv, "--out", out)
     assert status == EXIT_INTERRUPTED
@@ -251,7 +251,7 @@ def test_an_interrupted_audit_keeps_what_it_did_and_resumes(
     about = json.loads((out / "audit.json").read_text(encoding="utf-8"))
     assert [m["metric"] for m in about["metrics"]] == ["bleu"]
 
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", real)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", real)
     status, _, err = run(capsys, *argv, "--out", out, "--resume")
     assert status == 0, err
     assert (out / "findings.json").read_bytes() == (tmp_path / "whole" / "findings.json"
@@ -270,7 +270,7 @@ def test_an_interrupt_is_one_line_for_every_command(
     status, out, err = run(capsys, "score", *inputs(tmp_path))
     assert (status, out, err) == (EXIT_INTERRUPTED, "", "metricdiff: interrupted\n")
     # Without --out there is nothing to resume from: no hint.
-    monkeypatch.setattr(metricdiff.audit.run, "score_metric", interrupted)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", interrupted)
     status, _, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                          *inputs(tmp_path))
     assert (status, err.splitlines()[-1]) == (EXIT_INTERRUPTED, "metricdiff: interrupted")

@@ -18,7 +18,7 @@ from metricdiff.comparison.stages import (
     headline_delta,
     headlines_differ,
 )
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.statistics import BleuResult, RougeResult
 
 EXACT = Tolerance()

@@ -13,7 +13,7 @@ import inspect
 
 import pytest
 
-from metricdiff.implementations import get_adapter
+from metricdiff.impls import get_adapter
 from metricdiff.profiles import profile_of
 
 #: sacrebleu 2.6.0, ``sacrebleu/metrics/bleu.py``: ``BLEU()`` with no arguments.

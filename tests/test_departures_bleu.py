@@ -16,8 +16,8 @@ import math
 
 import pytest
 
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.reference.bleu import corpus_bleu
+from metricdiff.impls import get_adapter
+from metricdiff.impls.reference.bleu import corpus_bleu
 from metricdiff.profiles import BleuOptions, with_overrides
 from metricdiff.statistics import BleuResult
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.reference.rouge_corpus import corpus_rouge
-from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.impls import get_adapter
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.reference.rouge_corpus import corpus_rouge
+from metricdiff.impls.text.tokenizers import get_tokenizer
 
 
 def test_period_split_by_hand() -> None:
@@ -52,7 +52,7 @@ def test_pltrdy_counts_are_reproduced(hyp: str, ref: str, metric: str,
 
 
 def test_line_chars_truncation_by_hand() -> None:
-    from metricdiff.implementations.reference.rouge_text import truncate_line_chars
+    from metricdiff.impls.reference.rouge_text import truncate_line_chars
 
     # 'ab' (2 characters) fits; 'cd' takes the total to 4 = the limit and is cut
     # at 4 - 2 = 2 characters, all of it; the line break is not counted.

@@ -24,9 +24,9 @@ import pytest
 
 import fake_adapters
 from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG, expected
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.peers import rouge155
-from metricdiff.implementations.peers.rouge155 import CaseFailure, Rouge155Adapter
+from metricdiff.impls import get_adapter
+from metricdiff.impls.peers import rouge155
+from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.scoring.execution import (

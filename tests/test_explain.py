@@ -27,8 +27,8 @@ from metricdiff.findings.explain import (
     explain,
     single_changes,
 )
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls import get_adapter
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import AXES, BleuOptions, profile_of, with_overrides
 from metricdiff.profiles.metrics import Options, paper_options
 from metricdiff.statistics import BleuResult
@@ -203,7 +203,7 @@ def test_variant_candidates_only_swap_l_and_lsum() -> None:
 def test_mecab_tokenizers_are_proposed_only_when_they_load(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import metricdiff.implementations.text.tokenizers as tokenizers
+    import metricdiff.impls.text.tokenizers as tokenizers
 
     real = tokenizers.get_tokenizer
 
@@ -233,7 +233,7 @@ def test_a_large_corpus_is_explained_as_profile_by_profile(
 ) -> None:
     # A user's corpus is one case of hundreds of segments: its candidates are
     # scored together.  The oracle: the same search, one candidate at a time.
-    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+    from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
 
     declared = paper_options("rouge-2")
     sample = large_corpus(ReferenceRougeAdapter.FAST_FROM + 10)

@@ -15,13 +15,13 @@ import pytest
 
 from metricdiff.comparison.stages import Difference, first_difference
 from metricdiff.findings.explain import changed, single_changes
-from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.reference.resample import (
+from metricdiff.impls.base import Tolerance
+from metricdiff.impls.reference.resample import (
     _drawn_means,
     bootstrap_means,
     rouge155_bootstrap_means,
 )
-from metricdiff.implementations.reference.rouge import _AFTER_COUNTS, counting_options
+from metricdiff.impls.reference.rouge import _AFTER_COUNTS, counting_options
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions, profile_of
 from metricdiff.statistics import RougeResult
 
@@ -134,7 +134,7 @@ def _left_to_right_means(rows: list[list[float]], draws: list[list[int]]) -> lis
 def test_remembered_draws_give_the_means_of_draws_made_afresh(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from metricdiff.implementations.reference import resample
+    from metricdiff.impls.reference import resample
 
     rows = [[(7 * i % 11) / 11, (3 * i % 13) / 13, 1 / (i + 3)] for i in range(40)]
     remembered = [resample._drawn_rouge155_means(rows, 25), resample._drawn_means(rows, 25, 3)]

@@ -18,9 +18,9 @@ import pytest
 from helpers import large_corpus, translation_pairs
 from metricdiff.findings import explain as explaining
 from metricdiff.findings.explain import Reproducer, changed, explain, single_changes
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+from metricdiff.impls import get_adapter
+from metricdiff.impls.base import Tolerance
+from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
 from metricdiff.profiles import with_overrides
 from metricdiff.profiles.metrics import paper_options
 from metricdiff.statistics import RougeResult

@@ -8,7 +8,7 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.implementations.reference import bleu, fast_bleu
+from metricdiff.impls.reference import bleu, fast_bleu
 from metricdiff.profiles import BleuOptions
 
 WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "A", "b.", "x-y", "3,5", "é", ""])

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import large_corpus
-from metricdiff.implementations.reference import fast_rouge, lcs, rouge_counts, rouge_shared
+from metricdiff.impls.reference import fast_rouge, lcs, rouge_counts, rouge_shared
 from metricdiff.profiles.rouge import RougeOptions
 
 WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "A", "b.", "x-y", "3,5", "é"])
@@ -89,8 +89,8 @@ def test_uncovered_variants_take_the_readable_path(variant):
 
 
 def test_a_large_corpus_takes_the_fast_path_with_the_readable_result():
-    from metricdiff.implementations.reference import rouge_corpus
-    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+    from metricdiff.impls.reference import rouge_corpus
+    from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
 
     adapter = ReferenceRougeAdapter()
     words = ["the", "cat", "sat", "on", "a", "mat", "dog"]
@@ -124,8 +124,8 @@ def test_profiles_that_share_tokens_counts_or_results_score_as_apart(segments, p
 
 def test_the_reference_scores_many_profiles_of_a_large_corpus_as_one_by_one():
     from metricdiff.errors import EmptyInputError
-    from metricdiff.implementations.reference import rouge_corpus
-    from metricdiff.implementations.reference.adapter import ReferenceRougeAdapter
+    from metricdiff.impls.reference import rouge_corpus
+    from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
 
     adapter = ReferenceRougeAdapter()
     hyps, refs = large_corpus(adapter.FAST_FROM + 3)

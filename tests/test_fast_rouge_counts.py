@@ -10,7 +10,7 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.implementations.reference import (
+from metricdiff.impls.reference import (
     fast_rouge_counts,
     lcs,
     rouge_corpus,

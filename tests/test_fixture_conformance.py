@@ -13,7 +13,7 @@ from known_findings import FIXTURE_FINDINGS
 from metricdiff.cases import Expectation
 from metricdiff.cases.fixtures import load_all
 from metricdiff.comparison.expectations import mismatches
-from metricdiff.implementations import (
+from metricdiff.impls import (
     UnsupportedOption,
     adapter_for_family,
     adapter_names,

@@ -11,7 +11,7 @@ import pytest
 from metricdiff.cases import Case
 from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.comparison.expectations import MATCHES, PASS, REFUSED, run_expectation
-from metricdiff.implementations import get_adapter
+from metricdiff.impls import get_adapter
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_CASES = load_all(ROOT / "fixtures")

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-import metricdiff.audit.output as audit_output
+import metricdiff.auditing.output as audit_output
 from metricdiff.cli import main
 from metricdiff.cli._user_impls import write_inferred
 from metricdiff.comparison.expectations import Outcome

@@ -3,7 +3,7 @@ is read, what is refused and how, and the same implementation taking part twice
 in ``audit`` and in a lock.
 
 Expected values come from the spec syntax written down in
-``metricdiff.implementations.settings`` (worked by hand here), from the peer
+``metricdiff.impls.settings`` (worked by hand here), from the peer
 libraries called directly (rouge-score's ``use_stemmer``, sacrebleu's
 ``tokenize``), or from the refusals the peers' adapters document.
 """
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from metricdiff.cli import main
-from metricdiff.implementations import UnsupportedOption, computes, resolve
-from metricdiff.implementations.settings import ImplSpec, parse_spec
+from metricdiff.impls import UnsupportedOption, computes, resolve
+from metricdiff.impls.settings import ImplSpec, parse_spec
 from metricdiff.profiles import ConventionError
 
 #: Inflected words, so that a stemmer changes ROUGE-1 (cats/cat, running/runs).

@@ -14,9 +14,9 @@ import string
 import pytest
 
 from metricdiff.cli import main
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.text.lost_input import Loss, lost_input
-from metricdiff.implementations.text.tokenizers import TokenizerUnavailable, get_tokenizer
+from metricdiff.impls import get_adapter
+from metricdiff.impls.text.lost_input import Loss, lost_input
+from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
 from metricdiff.profiles import AXES
 
 # Korean: 5 tokens, the 4 Hangul ones lost, "today" kept.
@@ -88,7 +88,7 @@ def test_ascii_separators_are_not_losses():
 
 
 def test_a_loss_of_ascii_text_is_not_called_non_ascii(monkeypatch):
-    from metricdiff.implementations.text import lost_input as module
+    from metricdiff.impls.text import lost_input as module
 
     class NoDigits:
         keeps_ascii = False  # it drops ASCII digits
@@ -107,8 +107,8 @@ def test_a_loss_of_ascii_text_is_not_called_non_ascii(monkeypatch):
 
 
 def test_a_tokenizer_that_cannot_run_here_says_nothing(monkeypatch):
-    from metricdiff.implementations.text import lost_input as module
-    from metricdiff.implementations.text.tokenizers import TokenizerUnavailable
+    from metricdiff.impls.text import lost_input as module
+    from metricdiff.impls.text.tokenizers import TokenizerUnavailable
 
     def missing(name):
         raise TokenizerUnavailable("MeCab is not installed")
@@ -142,7 +142,7 @@ def test_every_tokenizer_keeps_ascii_as_it_claims(tokenize):
 
 
 def test_an_ascii_corpus_is_decided_without_tokenizing(monkeypatch):
-    from metricdiff.implementations.text import lost_input as module
+    from metricdiff.impls.text import lost_input as module
 
     def unused(tokenize, token):
         raise AssertionError("tokenized")

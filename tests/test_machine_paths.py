@@ -16,7 +16,7 @@ import pytest
 
 import metricdiff
 from metricdiff import machine_paths
-from metricdiff.implementations.peers.rouge155 import Rouge155Adapter
+from metricdiff.impls.peers.rouge155 import Rouge155Adapter
 from metricdiff.machine_paths import portable_name, without_machine_paths
 from metricdiff.profiles import RougeOptions
 from metricdiff.scoring.execution import CRASH, Job, describe, run_jobs

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pytest
 
 from helpers import require_impl
-from metricdiff.audit.cases import generated_cases
-from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.metric import MetricAudit, audit_metric
+from metricdiff.auditing.cases import generated_cases
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import MetricAudit, audit_metric
 from metricdiff.findings.minimise import holds_for
 from metricdiff.findings.surrogate import reference_holds, stands_in
 

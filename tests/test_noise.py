@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from helpers import require_impl, run
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 
 #: By hand: the formula of BLEU-SMOOTH-FLOAT-MIN on the counts in the docstring.
 NLTK_NOISE = 100 * (3 / 4 * 2 / 3 * 1 / 2 * sys.float_info.min) ** 0.25

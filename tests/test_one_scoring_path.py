@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 import fake_adapters
-from metricdiff import implementations
+from metricdiff import impls
 from metricdiff.cli import main
 from metricdiff.errors import ImplementationFailed
 from metricdiff.locks import snapshot
@@ -49,9 +49,9 @@ def misbehaving(monkeypatch: pytest.MonkeyPatch) -> None:
     """``misbehaving`` in the registry, as ``test_cli_errors.py`` registers
     ``ghost``; a worker finds the class as ``fake_adapters:MisbehavingAdapter``
     (``tests/`` is on the ``sys.path`` each worker gets)."""
-    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_misbehaving",
+    monkeypatch.setitem(sys.modules, "metricdiff.impls._test_misbehaving",
                         fake_adapters)
-    monkeypatch.setitem(implementations._REGISTRY, "misbehaving",
+    monkeypatch.setitem(impls._REGISTRY, "misbehaving",
                         {"rouge": "_test_misbehaving:MisbehavingAdapter"})
 
 

@@ -111,6 +111,6 @@ def test_refuses_what_it_cannot_honour(settings: dict[str, str]) -> None:
 def test_its_tokenizer_is_13a_white_space(text: str) -> None:
     # Expected: bleuscore.tokenizer_13a itself.  U+001C..U+001F are not Unicode
     # White_Space, so they stay inside tokens (str.split() would cut there).
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     assert get_tokenizer("13a-white-space")(text) == bleuscore.tokenizer_13a(text)

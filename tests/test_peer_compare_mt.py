@@ -104,7 +104,7 @@ def test_fixed_smoothing_is_refused() -> None:
 )
 def test_whitespace_strict_trimmed_is_its_reader(tmp_path: Path, text: str,
                                                  expected: list[str]) -> None:
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     assert get_tokenizer("whitespace-strict-trimmed")(text) == expected
     (tmp_path / "line.txt").write_text(f"{text}\n", encoding="utf-8")

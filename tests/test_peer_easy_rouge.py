@@ -7,7 +7,7 @@ import pytest
 
 from helpers import require_impl, translation_pairs
 from metricdiff.errors import UnsupportedOption
-from metricdiff.implementations.peers import _isolated
+from metricdiff.impls.peers import _isolated
 
 METRICS = ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w"]
 

@@ -11,7 +11,7 @@ import pytest
 
 from metricdiff.api import implementations
 from metricdiff.errors import AdapterUnavailable
-from metricdiff.implementations import families_of, get_adapter
+from metricdiff.impls import families_of, get_adapter
 
 
 def test_listed_unavailable_with_the_reason():

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from helpers import require_impl
-from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.peers.jury import _metric
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.peers.jury import _metric
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
 

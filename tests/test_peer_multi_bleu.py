@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from metricdiff.errors import ImplementationFailed, UnsupportedOption
-from metricdiff.implementations import get_adapter, resolve
-from metricdiff.implementations.peers import multi_bleu
-from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.impls import get_adapter, resolve
+from metricdiff.impls.peers import multi_bleu
+from metricdiff.impls.text.tokenizers import get_tokenizer
 
 ADAPTER = get_adapter("multi-bleu")
 if ADAPTER.unavailable_reason():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metricdiff.errors import AdapterUnavailable
-from metricdiff.implementations import adapter_names, get_adapter
+from metricdiff.impls import adapter_names, get_adapter
 
 
 def test_listed_as_unavailable_with_what_to_do() -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from helpers import require_impl
-from metricdiff.implementations.peers.pyrouge import rouge_home
+from metricdiff.impls.peers.pyrouge import rouge_home
 
 METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-lsum", "rouge-w", "rouge-su"]
 
@@ -116,7 +116,7 @@ def test_punkt_is_refused(adapter):
 def test_corpus_is_the_reference_under_its_profile(adapter, duc, metric):
     """Its average of several segments is corpus_average=bootstrap-rouge155: the
     reference configured as pyrouge's profile gives the same printed numbers."""
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     _, hyps, refs = duc
     options = adapter.options(metric)

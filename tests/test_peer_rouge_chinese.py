@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from helpers import require_impl, translation_pairs
-from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.text.tokenizers import get_tokenizer
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.text.tokenizers import get_tokenizer
 
 METRICS = ["rouge-1", "rouge-2", "rouge-l"]
 

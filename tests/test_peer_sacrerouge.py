@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from helpers import require_impl
-from metricdiff.implementations.peers import _isolated
-from metricdiff.implementations.peers.rouge155 import release_dir
-from metricdiff.implementations.reference.rouge import usable_references
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.peers.rouge155 import release_dir
+from metricdiff.impls.reference.rouge import usable_references
 
 TRANSLATIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
 METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-l", "rouge-lsum"]

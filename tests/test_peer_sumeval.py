@@ -92,7 +92,7 @@ def test_empty_sides_score_zero(calculator_class, hyp, ref):
 
 def direct_bleu(hyp: str, refs: str | list[str]) -> float:
     """``BLEUCalculator().bleu`` itself, with the sacrebleu 1.5.1 it runs on."""
-    from metricdiff.implementations.peers import _isolated
+    from metricdiff.impls.peers import _isolated
 
     with _isolated.active("sumeval"):
         bleu = importlib.import_module("sumeval.metrics.bleu")
@@ -164,7 +164,7 @@ def test_without_its_sacrebleu_folder_rouge_still_runs(monkeypatch, tmp_path):
     # The folder with sacrebleu 1.5.1 missing: sumeval is listed as available (its
     # ROUGE runs) and the reason names its BLEU and the command that installs it.
     from metricdiff.api import implementations
-    from metricdiff.implementations.peers import _isolated
+    from metricdiff.impls.peers import _isolated
 
     require_impl("sumeval", "rouge-1")
     monkeypatch.setenv(_isolated.ENV_VAR, str(tmp_path))

@@ -16,7 +16,7 @@ pytest.importorskip("torch")
 torchmetrics_text = pytest.importorskip("torchmetrics.text")
 ignite_nlp = pytest.importorskip("ignite.metrics.nlp")
 
-from metricdiff.implementations import resolve  # noqa: E402
+from metricdiff.impls import resolve  # noqa: E402
 
 DATA = Path(__file__).parent.parent / "benchmarks" / "data" / "translations"
 # German, French and Russian verses (benchmarks/data/translations/README.md).

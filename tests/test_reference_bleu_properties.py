@@ -7,7 +7,7 @@ import math
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.implementations.reference.bleu import (
+from metricdiff.impls.reference.bleu import (
     bleu_from_statistics,
     corpus_bleu,
     segment_tokens,

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from metricdiff.implementations.reference.bleu import (
+from metricdiff.impls.reference.bleu import (
     brevity_penalty,
     effective_ref_length,
     sentence_bleu,

@@ -14,14 +14,14 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from metricdiff.errors import EmptyInputError
-from metricdiff.implementations.reference import lcs
-from metricdiff.implementations.reference.rouge import (
+from metricdiff.impls.reference import lcs
+from metricdiff.impls.reference.rouge import (
     f_score,
     headline,
     sentence_rouge,
     truncate_bytes,
 )
-from metricdiff.implementations.reference.rouge_corpus import corpus_rouge
+from metricdiff.impls.reference.rouge_corpus import corpus_rouge
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -412,7 +412,7 @@ def test_bootstrap_is_seeded_and_matches_rouge_score():
 
 
 def test_perl_rand_is_perls():
-    from metricdiff.implementations.reference.resample import perl_rand
+    from metricdiff.impls.reference.resample import perl_rand
 
     # perl 5.36: perl -e 'srand(0); print rand()' prints 0.17082803610629, and
     # perl -e 'srand(1); print rand()' 0.0416303447718782 (15 significant digits).

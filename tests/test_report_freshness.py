@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.implementations as adapters
-from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+import metricdiff.impls as adapters
+from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from report_freshness import FINGERPRINT_NAME, fingerprint, freshness
 
 
@@ -75,7 +75,7 @@ def test_a_participant_not_installed_here_is_unverifiable_not_stale(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     module = sys.modules[AbsentBleuAdapter.__module__]
-    monkeypatch.setitem(sys.modules, "metricdiff.implementations._test_absent", module)
+    monkeypatch.setitem(sys.modules, "metricdiff.impls._test_absent", module)
     monkeypatch.setitem(adapters._REGISTRY, "absent", {"bleu": "_test_absent:AbsentBleuAdapter"})
     reports = project(tmp_path, {"absent": "1.0", "python:mine:bleu": "unknown"})
     found = freshness(tmp_path, reports)

@@ -27,7 +27,7 @@ import attrs
 import pytest
 
 from metricdiff.cli import main
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
 from metricdiff.reports import audit_reports, html_cases, json_report
@@ -401,7 +401,7 @@ def test_conformance_of_the_bleu_peers() -> None:
 
 def test_conformance_of_rouge_score() -> None:
     table = statuses(1)
-    # rouge-score's declared departures from Lin 2004 (implementations/peers/rouge_score.py)
+    # rouge-score's declared departures from Lin 2004 (impls/peers/rouge_score.py)
     departing = {clause: text for clause, text in table["rouge-score"].items()
                  if text.startswith("departs")}
     assert departing == {

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.implementations.peers import rouge155
-from metricdiff.implementations.peers.rouge155 import CaseFailure, Rouge155Adapter, guarded
+from metricdiff.impls.peers import rouge155
+from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter, guarded
 from metricdiff.statistics import RougeResult
 from test_adapter_rouge155 import adapter, needs_perl, script_data, script_path
 

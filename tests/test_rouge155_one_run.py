@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 
 from helpers import translation_pairs
-from metricdiff.implementations.peers.rouge155 import Rouge155Adapter, locate, run
-from metricdiff.implementations.peers.rouge155.data import NO_EXCEPTIONS, WORDNET, data_dir
-from metricdiff.implementations.peers.rouge155.flags import method_label, segment_lines
+from metricdiff.impls.peers.rouge155 import Rouge155Adapter, locate, run
+from metricdiff.impls.peers.rouge155.data import NO_EXCEPTIONS, WORDNET, data_dir
+from metricdiff.impls.peers.rouge155.flags import method_label, segment_lines
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 

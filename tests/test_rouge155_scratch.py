@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.implementations.peers.rouge155 import run
+from metricdiff.impls.peers.rouge155 import run
 
 CASES = [run.ScriptCase(0, ["the cat sat"], [["the cat sat on the mat"], ["a cat"]])]
 

@@ -2,8 +2,8 @@
 tokenizers, the stemmers and the stopword lists.
 
 Expected values come from the rules quoted in each module's docstring
-(``implementations/text/tokenizers/rouge_score_tok.py``, ``rouge155_tok.py``,
-``implementations/text/stemmers.py``, ``stopwords.py``); the comment on each case says which
+(``impls/text/tokenizers/rouge_score_tok.py``, ``rouge155_tok.py``,
+``impls/text/stemmers.py``, ``stopwords.py``); the comment on each case says which
 rule produces it.  Stemmer examples marked "Perl" were produced by running the
 ``stem`` / ``MorphStem`` subroutines of ROUGE-1.5.5.pl itself (perl 5.36); the
 last tests rerun that comparison, and a small ROUGE-1.5.5.pl evaluation, when
@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.implementations.text import (
+from metricdiff.impls.text import (
     STEMMERS,
     TextResourceUnavailable,
     get_stemmer,
@@ -32,17 +32,17 @@ from metricdiff.implementations.text import (
     stopword_set,
     wordnet_exceptions,
 )
-from metricdiff.implementations.text import stemmers as stemmers_module
-from metricdiff.implementations.text import stopwords as stopwords_module
-from metricdiff.implementations.text.tokenizers import (
+from metricdiff.impls.text import stemmers as stemmers_module
+from metricdiff.impls.text import stopwords as stopwords_module
+from metricdiff.impls.text.tokenizers import (
     TokenizerUnavailable,
     get_tokenizer,
     preprocess,
 )
-from metricdiff.implementations.text.tokenizers.nltk_word import NltkWordTokenizer
-from metricdiff.implementations.text.tokenizers.rouge155_tok import Rouge155Tokenizer
-from metricdiff.implementations.text.tokenizers.rouge_score_tok import RougeScoreTokenizer
-from metricdiff.implementations.text.tokenizers.whitespace_strict import WhitespaceStrictTokenizer
+from metricdiff.impls.text.tokenizers.nltk_word import NltkWordTokenizer
+from metricdiff.impls.text.tokenizers.rouge155_tok import Rouge155Tokenizer
+from metricdiff.impls.text.tokenizers.rouge_score_tok import RougeScoreTokenizer
+from metricdiff.impls.text.tokenizers.whitespace_strict import WhitespaceStrictTokenizer
 from metricdiff.profiles import ConventionError
 
 PROPERTY = settings(max_examples=300, deadline=None)

@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from metricdiff.cli import main
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Adapter
+from metricdiff.impls import get_adapter
+from metricdiff.impls.base import Adapter
 
 ROUGE = ["rouge-1", "rouge-2", "rouge-l", "rouge-lsum"]
 
@@ -155,7 +155,7 @@ def test_rouge_score_score_many_equals_one_call_per_metric(corpus, overrides):
 
 
 def test_the_reference_tokenizes_each_text_once_for_every_variant(monkeypatch):
-    from metricdiff.implementations.reference import rouge_shared
+    from metricdiff.impls.reference import rouge_shared
 
     calls = []
     real = rouge_shared.text_sentences
@@ -174,7 +174,7 @@ def test_the_reference_tokenizes_each_text_once_for_every_variant(monkeypatch):
 
 def test_rouge_score_builds_one_scorer_for_every_type(monkeypatch):
     pytest.importorskip("rouge_score")
-    from metricdiff.implementations.peers import rouge_score as peer
+    from metricdiff.impls.peers import rouge_score as peer
 
     built = []
     real = peer.scorer_for

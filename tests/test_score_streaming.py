@@ -20,7 +20,7 @@ import pytest
 from helpers import run
 from metricdiff.cases.files import CorpusStream, stream_corpus
 from metricdiff.cases.jsonl import stream_jsonl
-from metricdiff.implementations.reference.rouge_corpus import CorpusPairs, _ExactSum
+from metricdiff.impls.reference.rouge_corpus import CorpusPairs, _ExactSum
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from helpers import require_impl
-from metricdiff.audit.cases import generated_cases
-from metricdiff.audit.config import AuditConfig
-from metricdiff.audit.metric import audit_metric
+from metricdiff.auditing.cases import generated_cases
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import audit_metric
 from metricdiff.findings.surrogate import (
     has_textless,
     reference_trail,
@@ -122,7 +122,7 @@ def test_a_batch_judged_a_process_per_case_spends_one_judgement_per_candidate() 
 
 def test_jury_rouge_declares_its_corpus_results_unrepeatable() -> None:
     # docs/peers.md: its bootstrap median gave F 0.5782, then 0.5708, on one fixture.
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     assert not get_adapter("jury", "rouge-1").reproducible
     assert get_adapter("rouge-score", "rouge-1").reproducible

@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import require_tokenizer
-from metricdiff.implementations.text.tokenizers import TokenizerUnavailable, get_tokenizer
-from metricdiff.implementations.text.tokenizers.char import CharTokenizer
-from metricdiff.implementations.text.tokenizers.mteval13a import Tokenizer13a, split_western
-from metricdiff.implementations.text.tokenizers.mteval14intl import TokenizerIntl
-from metricdiff.implementations.text.tokenizers.whitespace import WhitespaceTokenizer
-from metricdiff.implementations.text.tokenizers.zh import ZhSacrebleuTokenizer, ZhTokenizer
+from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
+from metricdiff.impls.text.tokenizers.char import CharTokenizer
+from metricdiff.impls.text.tokenizers.mteval13a import Tokenizer13a, split_western
+from metricdiff.impls.text.tokenizers.mteval14intl import TokenizerIntl
+from metricdiff.impls.text.tokenizers.whitespace import WhitespaceTokenizer
+from metricdiff.impls.text.tokenizers.zh import ZhSacrebleuTokenizer, ZhTokenizer
 
 PROPERTY = settings(max_examples=200, deadline=None)
 
@@ -408,7 +408,7 @@ def test_mecab_missing_package_says_how_to_install(
     monkeypatch, module_name, class_name, missing, extra
 ):
     module = __import__(
-        f"metricdiff.implementations.text.tokenizers.{module_name}", fromlist=[class_name]
+        f"metricdiff.impls.text.tokenizers.{module_name}", fromlist=[class_name]
     )
     monkeypatch.setitem(sys.modules, missing, None)  # makes `import missing` fail
     with pytest.raises(TokenizerUnavailable) as raised:

@@ -1,6 +1,6 @@
 """A user's own implementation, audited without an adapter class:
 ``--impl python:...``, ``--impl cmd:...`` and the ``metricdiff.adapters`` entry
-point (``metricdiff.implementations.user``, ``metricdiff.findings.infer``).
+point (``metricdiff.impls.user``, ``metricdiff.findings.infer``).
 
 The implementations are the small ones in ``tests/example_impls/``, written for
 these tests; each module's docstring states its conventions, which is where the
@@ -28,13 +28,13 @@ from pathlib import Path
 
 import pytest
 
-import metricdiff.implementations as adapters
+import metricdiff.impls as adapters
 from helpers import run
 from metricdiff.comparison.stages import first_difference
 from metricdiff.errors import BadSpec
-from metricdiff.implementations import adapter_names, get_adapter
-from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.user import parse_command, read_score, result_from_fields
+from metricdiff.impls import adapter_names, get_adapter
+from metricdiff.impls.base import Tolerance
+from metricdiff.impls.user import parse_command, read_score, result_from_fields
 from metricdiff.scoring.execution import validate
 from metricdiff.statistics import BleuResult
 
@@ -366,7 +366,7 @@ def test_failing_command_is_a_finding_not_a_crash(
 
 
 PLUGIN = '''
-from metricdiff.implementations.reference.adapter import ReferenceBleuAdapter
+from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 
 
 class PluginBleu(ReferenceBleuAdapter):

@@ -10,8 +10,7 @@ stays light::
     metricdiff.implementations()                     # who can run here
 
 ``refs[i]`` is the list of references of ``hyps[i]``; sacrebleu-style reference
-streams go through ``ref_streams=``.  ``metricdiff.audit`` and
-``metricdiff.implementations`` are also the packages of those names.
+streams go through ``ref_streams=``.
 """
 
 from __future__ import annotations
@@ -22,16 +21,34 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from metricdiff.api import AuditResult as AuditResult
+    from metricdiff.api import Implementation as Implementation
+    from metricdiff.api import Score as Score
+    from metricdiff.api import audit as audit
     from metricdiff.api import compare as compare
+    from metricdiff.api import implementations as implementations
     from metricdiff.api import score as score
+    from metricdiff.comparison.gaps import Comparison as Comparison
+    from metricdiff.errors import MetricdiffError as MetricdiffError
+    from metricdiff.findings.finding import Finding as Finding
 
-#: Name -> where it lives: a function of ``metricdiff.api``, or a callable package.
-_LAZY = {"score": "metricdiff.api", "compare": "metricdiff.api",
-         "audit": "metricdiff.audit", "implementations": "metricdiff.implementations"}
+#: Public name -> the module that defines it, imported on first use (PEP 562).
+_LAZY = {
+    "score": "metricdiff.api", "compare": "metricdiff.api", "audit": "metricdiff.api",
+    "implementations": "metricdiff.api", "Score": "metricdiff.api",
+    "AuditResult": "metricdiff.api", "Implementation": "metricdiff.api",
+    "Comparison": "metricdiff.comparison.gaps", "Finding": "metricdiff.findings.finding",
+    "MetricdiffError": "metricdiff.errors",
+}
+
+__all__ = ["__version__", *_LAZY]
 
 
 def __getattr__(name: str) -> Any:
     if name not in _LAZY:
         raise AttributeError(f"module 'metricdiff' has no attribute {name!r}")
-    module = importlib.import_module(_LAZY[name])
-    return getattr(module, name) if _LAZY[name] == "metricdiff.api" else module
+    return getattr(importlib.import_module(_LAZY[name]), name)
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})

@@ -119,7 +119,7 @@ def score(
     implementation runs in a worker process: one that raises, dies, hangs or
     returns an invalid result raises ``ImplementationFailed`` saying which."""
     from metricdiff import scoring
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
     from metricdiff.profiles import profile_of
 
     hyps, segments = per_segment(hyps, refs, ref_streams)
@@ -154,7 +154,7 @@ def compare(
     precision); ``jobs``, ``timeout``: the worker processes' number and time
     allowed per implementation and metric."""
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
-    from metricdiff.implementations import chosen_metrics
+    from metricdiff.impls import chosen_metrics
 
     corpus = per_segment(hyps, refs, ref_streams)
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
@@ -195,13 +195,13 @@ def audit(
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
     segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``."""
-    from metricdiff.audit.cases import DEFAULT_METRICS, user_cases
-    from metricdiff.audit.config import AuditConfig
-    from metricdiff.audit.corpus_table import corpus_table
-    from metricdiff.audit.run import audit_metrics
+    from metricdiff.auditing.cases import DEFAULT_METRICS, user_cases
+    from metricdiff.auditing.config import AuditConfig
+    from metricdiff.auditing.corpus_table import corpus_table
+    from metricdiff.auditing.run import audit_metrics
     from metricdiff.cases import Case
     from metricdiff.comparison.gaps import Comparison
-    from metricdiff.implementations import chosen_metrics
+    from metricdiff.impls import chosen_metrics
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
@@ -240,7 +240,7 @@ class Implementation:
 
 def implementations() -> list[Implementation]:
     """Every implementation metricdiff knows, installed or not (``metricdiff impls``)."""
-    from metricdiff.implementations import adapter_for_family, adapter_names, families_of
+    from metricdiff.impls import adapter_for_family, adapter_names, families_of
     from metricdiff.profiles import profile_of
 
     found = []

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from metricdiff.implementations.peers.rouge155.failures import CaseFailure
+    from metricdiff.impls.peers.rouge155.failures import CaseFailure
     from metricdiff.statistics import RougeResult
 
 

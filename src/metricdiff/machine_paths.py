@@ -49,7 +49,7 @@ def _site_packages() -> list[str]:
 @functools.lru_cache(maxsize=1)
 def _prefixes() -> tuple[tuple[str, str], ...]:
     """(folder, what it is called instead), most specific folder first."""
-    from metricdiff.implementations.peers._isolated import peers_dir
+    from metricdiff.impls.peers._isolated import peers_dir
 
     package = Path(__file__).resolve().parent
     named: dict[str, str] = {str(Path(folder)): "site-packages" for folder in _site_packages()}

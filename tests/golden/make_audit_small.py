@@ -44,13 +44,13 @@ REFS = [
 def main() -> int:
     sys.path.insert(0, str(TESTS))
     import metricdiff.findings.witness
-    import metricdiff.implementations as adapters
+    import metricdiff.impls as adapters
     import test_audit  # type: ignore[import-not-found]
     from metricdiff.cli import main as cli
     from metricdiff.scoring.execution import Job
 
     # As test_audit's ``crashy`` fixture does, without pytest.
-    sys.modules["metricdiff.implementations._test_crashy"] = test_audit
+    sys.modules["metricdiff.impls._test_crashy"] = test_audit
     adapters._REGISTRY["crashy"] = {"bleu": "_test_crashy:CrashingBleuAdapter"}
 
     def job(impl: str, *args: object, **kwargs: object) -> Job:

@@ -21,7 +21,7 @@ from metricdiff.errors import (
     InputError,
     OutputError,
 )
-from metricdiff.implementations import AnyAdapter, computes, resolve
+from metricdiff.impls import AnyAdapter, computes, resolve
 from metricdiff.scoring import DEFAULT_TIMEOUT
 from metricdiff.wording import plural
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from metricdiff.atomic import write_atomic
 from metricdiff.findings.infer import Inference
-from metricdiff.implementations import adapter_for_family, computes, families_of, resolve
-from metricdiff.implementations.settings import parse_spec
+from metricdiff.impls import adapter_for_family, computes, families_of, resolve
+from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import ConventionError
 
 #: The file ``--out`` gets the inferred profiles in.

@@ -27,19 +27,19 @@ from metricdiff.cli._common import (
     whole_number,
 )
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError
-from metricdiff.implementations import adapter_names, chosen_metrics, computes, families_of
+from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.wording import could_not_score
 
 if TYPE_CHECKING:
-    from metricdiff.audit.metric import MetricAudit
+    from metricdiff.auditing.metric import MetricAudit
     from metricdiff.cases.case import Case
     from metricdiff.comparison.gaps import MetricComparison
     from metricdiff.findings.witness import Participant
 
 
 def _metrics(args: argparse.Namespace) -> list[str]:
-    from metricdiff.audit.cases import DEFAULT_METRICS
+    from metricdiff.auditing.cases import DEFAULT_METRICS
 
     return chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
 
@@ -54,7 +54,7 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
 def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str) -> list[str]:
     """A line for each participant's tokenizer that drops words of the user's
     corpus (``lost_input``), once per implementation and tokenizer."""
-    from metricdiff.implementations.text.lost_input import lost_input
+    from metricdiff.impls.text.lost_input import lost_input
 
     if corpus is None:
         return []
@@ -73,13 +73,13 @@ def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str)
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.audit import cases as audit_inputs
-    from metricdiff.audit import output as audit_output
-    from metricdiff.audit.config import AuditConfig
-    from metricdiff.audit.corpus_table import corpus_table
-    from metricdiff.audit.journal import JOURNAL_NAME, Journal
-    from metricdiff.audit.participants import participants
-    from metricdiff.audit.run import audit_metrics
+    from metricdiff.auditing import cases as audit_inputs
+    from metricdiff.auditing import output as audit_output
+    from metricdiff.auditing.config import AuditConfig
+    from metricdiff.auditing.corpus_table import corpus_table
+    from metricdiff.auditing.journal import JOURNAL_NAME, Journal
+    from metricdiff.auditing.participants import participants
+    from metricdiff.auditing.run import audit_metrics
     from metricdiff.cases.fixtures import load_all
     from metricdiff.cli._user_impls import check_impls
     from metricdiff.findings.finding import KINDS
@@ -217,7 +217,7 @@ def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricCo
     """The audit folder's files as they stand after each metric (its reports are
     written once, from the last of these: ``_write_reports``); ``kept``: how many
     of ``audits`` an earlier call of this run wrote already."""
-    from metricdiff.audit import output as audit_output
+    from metricdiff.auditing import output as audit_output
     from metricdiff.cli._user_impls import write_inferred
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.reports.model import COMPARE_NAME
@@ -248,7 +248,7 @@ def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
     the table of the user's corpus, then the causes behind it."""
     from metricdiff.comparison import render
     from metricdiff.findings.finding import by_cause
-    from metricdiff.implementations.base import Tolerance
+    from metricdiff.impls.base import Tolerance
 
     lines = [f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}"]
     lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing

@@ -15,7 +15,7 @@ from metricdiff.cli._common import (
     output_folder,
     plural,
 )
-from metricdiff.implementations import AnyAdapter, adapter_for_family, adapter_names, families_of
+from metricdiff.impls import AnyAdapter, adapter_for_family, adapter_names, families_of
 
 
 def run(args: argparse.Namespace) -> int:

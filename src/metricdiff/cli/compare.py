@@ -18,7 +18,7 @@ from metricdiff.cli._common import (
     plural,
     read_input,
 )
-from metricdiff.implementations import chosen_metrics
+from metricdiff.impls import chosen_metrics
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import METRICS
 
@@ -35,7 +35,7 @@ def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
 def _check_impls(impls: Sequence[str], metrics: Sequence[str]) -> None:
     """A named implementation that is unknown, or computes none of the metrics,
     is an error before anything is scored."""
-    from metricdiff.implementations import families_of
+    from metricdiff.impls import families_of
 
     for name in impls:
         families_of(name)  # an unknown name is an error, not a silent no-show

@@ -2,7 +2,7 @@
 
 pltrdy's ``rouge`` and py-rouge both install a top-level package named ``rouge``,
 so pip cannot put them into one environment; each goes into its own folder under
-the peers directory, where ``implementations/peers/_isolated.py`` loads it from
+the peers directory, where ``impls/peers/_isolated.py`` loads it from
 (``METRICDIFF_PEERS_DIR``, else ``<venv>/metricdiff-peers``, else the per-user
 cache).  Each is pinned to the version metricdiff's adapter was written against.
 """
@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from metricdiff.cli._common import EXIT_IMPLEMENTATION_FAILED, Commands
-from metricdiff.implementations.peers import _isolated
+from metricdiff.impls.peers import _isolated
 
 
 def run(args: argparse.Namespace) -> int:
@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
 def _say_what_is_still_missing(names: list[str]) -> None:
     """The peers' own dependencies (``six``, ``nltk``) come from the main
     environment: say so when one is missing there."""
-    from metricdiff.implementations import adapter_for_family, families_of
+    from metricdiff.impls import adapter_for_family, families_of
 
     for name in names:
         # A peer is ready when it runs for its first family (BLEU-only peers have no ROUGE).

@@ -26,11 +26,11 @@ from metricdiff.cli._common import (
     stream_input,
 )
 from metricdiff.errors import ImplementationFailed, InputError
-from metricdiff.implementations import AnyAdapter
-from metricdiff.implementations.base import Scored
-from metricdiff.implementations.reference.adapter import Tally
-from metricdiff.implementations.text.lost_input import LostInput, LostInputTally
-from metricdiff.implementations.user import LOCAL_VERSION
+from metricdiff.impls import AnyAdapter
+from metricdiff.impls.base import Scored
+from metricdiff.impls.reference.adapter import Tally
+from metricdiff.impls.text.lost_input import LostInput, LostInputTally
+from metricdiff.impls.user import LOCAL_VERSION
 from metricdiff.profiles import axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
 from metricdiff.scoring import DEFAULT_TIMEOUT, Request, score_requests

@@ -13,8 +13,8 @@ import argparse
 from collections.abc import Mapping
 
 from metricdiff.cli._common import Commands, available_adapter, parse_overrides
-from metricdiff.implementations import AnyAdapter, adapter_names, families_of, get_adapter
-from metricdiff.implementations.user import LOCAL_VERSION, is_user_spec
+from metricdiff.impls import AnyAdapter, adapter_names, families_of, get_adapter
+from metricdiff.impls.user import LOCAL_VERSION, is_user_spec
 from metricdiff.profiles import AXES, ConventionError, axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, check_metric, paper_options
 from metricdiff.profiles.profile import ParsedSignature, parse_signature
@@ -92,7 +92,7 @@ def explain_rows(
 def _meaning(name: str, value: str, profile: Mapping[str, str]) -> str:
     """What ``value`` of axis ``name`` means within ``profile``: the ``lowercase``
     axis says nothing of a tokenizer that folds case by itself, so that is said."""
-    from metricdiff.implementations.text.tokenizers import FOLDS_CASE
+    from metricdiff.impls.text.tokenizers import FOLDS_CASE
 
     axis = AXES[name]
     meaning = axis.value_docs.get(value, axis.doc)

@@ -50,8 +50,8 @@ def _checked(specs: Sequence[str], metrics: Sequence[str]) -> list[str]:
     """The specs, each written canonically and once; a setting an implementation
     cannot honour on a metric it computes is a one-line error before anything is
     scored (an unknown name is skipped, with its reason, as ever)."""
-    from metricdiff.implementations import computes, resolve
-    from metricdiff.implementations.settings import parse_spec
+    from metricdiff.impls import computes, resolve
+    from metricdiff.impls.settings import parse_spec
 
     canonical = list(dict.fromkeys(parse_spec(spec).text for spec in specs))
     for spec in canonical:
@@ -85,7 +85,7 @@ def _user_cases(
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.implementations import adapter_names
+    from metricdiff.impls import adapter_names
     from metricdiff.locks import snapshot
 
     out = Path(args.out)

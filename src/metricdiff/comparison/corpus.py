@@ -34,8 +34,8 @@ from metricdiff.cases.case import Sample
 from metricdiff.comparison.attribution import Attribution, attribute
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
 from metricdiff.comparison.inert import inert_axes
-from metricdiff.implementations import AnyAdapter, adapter_names, get_adapter
-from metricdiff.implementations.reference.rouge import headline
+from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
+from metricdiff.impls.reference.rouge import headline
 from metricdiff.profiles.metrics import Options, Result, family
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.scoring import Request, score_profiles, score_requests

@@ -15,8 +15,8 @@ from typing import Any
 import attrs
 
 from metricdiff.cases.case import Case, Expectation
-from metricdiff.implementations import AnyAdapter, UnsupportedOption
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls import AnyAdapter, UnsupportedOption
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import ConventionError
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_requests

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles.metrics import Result
 from metricdiff.statistics import BleuResult
 

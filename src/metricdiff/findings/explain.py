@@ -21,14 +21,14 @@ import attrs
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.inert import inert_axes, one_reference_each
 from metricdiff.comparison.stages import ROUGE_COUNTS, Difference, first_difference
-from metricdiff.implementations import get_adapter
-from metricdiff.implementations.base import Tolerance
-from metricdiff.implementations.reference.adapter import (
+from metricdiff.impls import get_adapter
+from metricdiff.impls.base import Tolerance
+from metricdiff.impls.reference.adapter import (
     ReferenceAdapter,
     ReferenceBleuAdapter,
     ReferenceRougeAdapter,
 )
-from metricdiff.implementations.reference.rouge import counting_options
+from metricdiff.impls.reference.rouge import counting_options
 from metricdiff.profiles import AXES, ConventionError, profile_of
 from metricdiff.profiles.axes import affects
 from metricdiff.profiles.metrics import Options, Result
@@ -77,7 +77,7 @@ class Explanation:
 
 
 def _tokenizer_loads(name: str) -> bool:
-    from metricdiff.implementations.text.tokenizers import get_tokenizer
+    from metricdiff.impls.text.tokenizers import get_tokenizer
 
     try:
         get_tokenizer(name)

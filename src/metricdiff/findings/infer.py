@@ -23,7 +23,7 @@ import attrs
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import first_difference, stages
 from metricdiff.findings.explain import Reproducer, changed, explain, single_changes
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.wording import plural

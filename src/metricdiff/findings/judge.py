@@ -11,7 +11,7 @@ from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import first_difference, headlines_differ
 from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.witness import REFERENCE, Witness, pair_tolerance, stage_of
-from metricdiff.implementations import AnyAdapter, get_adapter
+from metricdiff.impls import AnyAdapter, get_adapter
 from metricdiff.profiles.metrics import Result
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 

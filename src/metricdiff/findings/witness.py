@@ -10,7 +10,7 @@ import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.findings.finding import Finding
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.execution import Job
 

@@ -50,7 +50,7 @@ import pytest
 from metricdiff.errors import LockDrift, MetricdiffError
 
 if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's use pays nothing
-    from metricdiff.implementations import AnyAdapter
+    from metricdiff.impls import AnyAdapter
     from metricdiff.locks.snapshot import Entry, Lock
     from metricdiff.locks.trust import Trust
     from metricdiff.profiles.metrics import Result
@@ -302,7 +302,7 @@ class Metricdiff:
     def _adapter(
         self, impl: str, metric: str, options: Mapping[str, Any]
     ) -> tuple[AnyAdapter, Any]:
-        from metricdiff.implementations import get_adapter
+        from metricdiff.impls import get_adapter
 
         adapter = get_adapter(impl, metric)
         adapter.ensure_available()

@@ -21,7 +21,7 @@ from metricdiff.cases.case import Case
 from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.errors import ConventionError, InputError, LockError, UnsupportedOption
-from metricdiff.implementations import AnyAdapter
+from metricdiff.impls import AnyAdapter
 from metricdiff.locks.drift import (
     Drift,
     Failure,
@@ -266,7 +266,7 @@ def implementations(
 
 
 def default_lookup(name: str, metric: str) -> AnyAdapter:
-    from metricdiff.implementations import get_adapter
+    from metricdiff.impls import get_adapter
 
     return get_adapter(name, metric)
 

@@ -20,7 +20,7 @@ from pathlib import Path
 import attrs
 
 from metricdiff.errors import InputError, LockError
-from metricdiff.implementations.user.spec import is_user_spec
+from metricdiff.impls.user.spec import is_user_spec
 
 #: The largest input file verify reads: far above any test set (WMT's largest
 #: are a few MB), far below what would exhaust memory.

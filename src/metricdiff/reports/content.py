@@ -9,7 +9,7 @@ from collections import Counter
 import attrs
 
 from metricdiff.findings.finding import KINDS, Finding
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.profiles.clauses import metric_axes
 from metricdiff.reports.conformance import (
     ConformanceRow,

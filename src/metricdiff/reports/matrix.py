@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.reports.model import Implementation, MetricRecord, Run
 
 #: The class of a run that failed, and of a case an implementation cannot take.

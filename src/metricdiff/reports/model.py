@@ -23,7 +23,7 @@ from metricdiff.cases.files import iter_segments
 from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
-from metricdiff.implementations.base import Tolerance
+from metricdiff.impls.base import Tolerance
 from metricdiff.json_values import listed as _list
 from metricdiff.json_values import number as _number
 from metricdiff.json_values import text as _text

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from metricdiff.implementations.settings import parse_spec
+from metricdiff.impls.settings import parse_spec
 from metricdiff.wording import plural
 
 PACKAGES_NAME = "packages.md"

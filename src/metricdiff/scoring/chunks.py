@@ -15,8 +15,8 @@ from metricdiff.errors import (
     InvalidOutput,
     UnsupportedOption,
 )
-from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.implementations.base import Adapter
+from metricdiff.impls import AnyAdapter, get_adapter
+from metricdiff.impls.base import Adapter
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.execution import (
     CRASH,

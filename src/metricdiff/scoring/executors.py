@@ -57,7 +57,7 @@ from typing import Any
 import attrs
 
 import metricdiff
-from metricdiff.implementations import AdapterUnavailable
+from metricdiff.impls import AdapterUnavailable
 from metricdiff.scoring import execution, worker
 from metricdiff.scoring.execution import CRASH, CaseResult, Executor, Job, OnResult, describe
 

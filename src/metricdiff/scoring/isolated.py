@@ -32,9 +32,9 @@ from typing import Any
 import attrs
 
 from metricdiff.cases.case import Sample
-from metricdiff.implementations import AnyAdapter, get_adapter
-from metricdiff.implementations.base import References
-from metricdiff.implementations.reference.adapter import (
+from metricdiff.impls import AnyAdapter, get_adapter
+from metricdiff.impls.base import References
+from metricdiff.impls.reference.adapter import (
     ReferenceAdapter,
     ReferenceBleuAdapter,
     ReferenceRougeAdapter,

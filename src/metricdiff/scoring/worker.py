@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from metricdiff.implementations import AnyAdapter
+from metricdiff.impls import AnyAdapter
 from metricdiff.scoring.chunks import build_adapter, score_chunk
 from metricdiff.scoring.execution import INVALID, CaseResult
 from metricdiff.scoring.memos import trim_memos
@@ -55,7 +55,7 @@ from metricdiff.scoring.validate import describe
 
 #: Imported once by the forkserver, so that a worker forked from it starts warm.
 FORKSERVER_PRELOAD = [
-    "__main__", "metricdiff.scoring.worker", "metricdiff.implementations.reference.adapter"
+    "__main__", "metricdiff.scoring.worker", "metricdiff.impls.reference.adapter"
 ]
 
 
@@ -65,7 +65,7 @@ def _peer_modules() -> list[str]:
     per judgement, so a worker that had to import NLTK or rouge-score itself
     would pay for it hundreds of times.  Only installed ones: the forkserver
     skips a module that raises ImportError, but nothing else."""
-    from metricdiff.implementations import adapter_for_family, adapter_names, families_of
+    from metricdiff.impls import adapter_for_family, adapter_names, families_of
 
     wanted = [
         module

@@ -1,0 +1,130 @@
+"""The audit of several metrics, one after another: each scored
+(``score_metric``), explained (``explain_metric``, and the table of the user's
+corpus, ``corpus_table``) and finished (``finish_metric``), handed to the
+caller as it is done, in the order of the plan.
+
+Explaining one metric is the reference's work in one process, while the worker
+processes that score sit idle; so, with two workers or more, a metric is
+explained in a forked process (``background.py``) while the next ones are
+scored, at most ``workers`` metrics at once; each is finished (shown on its
+smallest examples, ``finish_metric``) here as soon as it is explained, and
+handed over in the order of the plan.  The answers are the
+same as one metric at a time gives.  Not with a Ray executor (its threads do
+not survive a fork), nor for a metric of more than ``FORK_CASES_AT_MOST`` cases,
+whose copy of the scores would count twice against the machine's memory."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+
+from metricdiff.auditing.background import Background, wait_for_any
+from metricdiff.auditing.config import AuditConfig
+from metricdiff.auditing.metric import (
+    Explained,
+    MetricAudit,
+    Scored,
+    explain_metric,
+    finish_metric,
+    score_metric,
+)
+from metricdiff.cases.case import Case
+from metricdiff.comparison.gaps import MetricComparison
+from metricdiff.findings.infer import Inference
+from metricdiff.findings.witness import Participant
+
+#: The table of the user's corpus for one metric, from its scores and the
+#: profiles inferred for the participants that declare none (``corpus_table``).
+Table = Callable[[Scored, Sequence[Inference]], MetricComparison]
+
+#: Who takes part in each metric, and who was left out and why
+#: (``participants``), when the caller has asked already.
+Chosen = Mapping[str, tuple[list[Participant], list[str]]]
+
+#: Up to this many cases a metric is explained in a forked process.
+FORK_CASES_AT_MOST = 20_000
+
+_Explaining = tuple[Scored, Background[tuple[Explained, MetricComparison | None]]]
+
+
+def audit_metrics(
+    plan: Mapping[str, Sequence[Case]],
+    config: AuditConfig,
+    table: Table | None = None,
+    chosen: Chosen | None = None,
+) -> Iterator[tuple[MetricAudit, MetricComparison | None]]:
+    """Each metric of ``plan`` audited on its cases, with its ``table`` if one
+    is asked for, in the order of ``plan``."""
+    explaining: dict[int, _Explaining] = {}  # by place in the plan, oldest first
+    finished: dict[int, tuple[MetricAudit, MetricComparison | None]] = {}
+    metrics = enumerate(plan.items())
+    scoring, shown = True, 0
+    try:
+        while scoring or explaining or finished:
+            if shown in finished:
+                shown = yield from _in_order(finished, shown)
+                continue
+            running = [b for _, b in explaining.values() if not b.done()]
+            # A metric explained here (no fork) is finished before the next is scored.
+            here = any(not background.forked for _, background in explaining.values())
+            if scoring and len(running) < max(config.workers, 1) and not here:
+                step = next(metrics, None)
+                if step is None:
+                    scoring = False
+                    continue
+                place, (metric, cases) = step
+                try:
+                    explaining[place] = _begin(metric, cases, config, table, chosen)
+                except KeyboardInterrupt:
+                    # Ctrl-C while scoring: the metrics scored before are
+                    # finished (a second Ctrl-C stops them too), as one metric
+                    # at a time would have finished them by now.
+                    if explaining:
+                        config.progress("interrupted: finishing the metrics scored so far; "
+                                        "Ctrl-C again stops at once")
+                    for earlier in sorted(explaining):
+                        finished[earlier] = _finish(explaining.pop(earlier), config)
+                    yield from _in_order(finished, shown)
+                    raise
+                continue
+            # Any metric explained is finished, not only the next in the plan's
+            # order: one slow to explain does not hold up the others.
+            ready = next((place for place, (_, b) in explaining.items() if b.done()), None)
+            if ready is not None:
+                finished[ready] = _finish(explaining.pop(ready), config)
+            else:
+                wait_for_any(running)
+    finally:
+        for _, background in explaining.values():
+            background.cancel()
+
+
+def _in_order(finished: dict[int, tuple[MetricAudit, MetricComparison | None]], shown: int
+              ) -> Generator[tuple[MetricAudit, MetricComparison | None], None, int]:
+    """The finished metrics from place ``shown`` on, as long as none is missing,
+    taken out of ``finished``; returns the place of the next to hand over."""
+    while shown in finished:
+        yield finished.pop(shown)
+        shown += 1
+    return shown
+
+
+def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table | None,
+           chosen: Chosen | None) -> _Explaining:
+    """``metric`` scored, and its explaining begun."""
+    scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
+    fork = config.workers > 1 and config.executor is None and len(cases) <= FORK_CASES_AT_MOST
+    return scored, Background(functools.partial(_explain, scored, config, table), fork)
+
+
+def _explain(scored: Scored, config: AuditConfig, table: Table | None
+             ) -> tuple[Explained, MetricComparison | None]:
+    explained = explain_metric(scored, config.progress)
+    return explained, None if table is None else table(scored, explained.inferred)
+
+
+def _finish(explaining: _Explaining, config: AuditConfig
+            ) -> tuple[MetricAudit, MetricComparison | None]:
+    scored, background = explaining
+    explained, made = background.result()
+    return finish_metric(scored, explained, config), made

@@ -1,0 +1,157 @@
+"""jury (PyPI ``jury``, 2.3.1): ``jury.load_metric("rouge")`` and
+``jury.load_metric("sacrebleu")``, ``.compute(predictions=..., references=...)``.
+
+jury wraps Hugging Face ``evaluate`` but ships its own metric modules
+(``jury/metrics/<name>/``), so these two run offline.  Its ``bleu`` does not: it
+downloads tensorflow/nmt's ``bleu.py`` from GitHub at run time
+(``_download_and_prepare``), so metricdiff's BLEU of jury is its ``sacrebleu``.
+Its pins clash with the main environment, so it lives in a folder of its own
+(``impls/peers/_isolated.py``; ``metricdiff install-peers jury``) with
+what importing it needs.  ``HF_HUB_OFFLINE``, ``HF_EVALUATE_OFFLINE`` and
+``HF_DATASETS_OFFLINE`` are set before it is imported (nothing may reach for the
+network), and ``HF_HOME`` points into its folder, where ``evaluate`` keeps the
+files of each ``compute``.  Where the main environment has a package jury pins
+too, the main one is used (``rouge_score`` 0.1.2 instead of jury's 0.0.4).
+
+Declared default profiles, read from jury 2.3.1:
+
+* ROUGE (``metrics/rouge/rouge_for_language_generation.py``): rouge-score's
+  ``RougeScorer`` with ``use_stemmer=False`` -- the ``rouge-score`` adapter's
+  ``tokenize=rouge-score`` -- reporting F only (``metric_to_select="fmeasure"``:
+  ``report=f``; R, P and the counts are unknown).  Several references: each is
+  scored and ``reduce_fn="max"`` keeps the largest F per ROUGE type
+  (``multi_ref=best-f``).  The corpus number is the ``mid`` of rouge-score's
+  ``BootstrapAggregator`` (``use_aggregator=True``, forced for several
+  references): ``corpus_average=bootstrap-median`` with 1000 samples, drawn from
+  numpy's global generator, which the adapter seeds with ``bootstrap_seed`` (and
+  restores).  ``use_aggregator=False`` returns the *first* prediction's scores
+  alone (``{k: v[0] ...}``): not offered.
+* BLEU (``metrics/sacrebleu/sacrebleu_for_language_generation.py``):
+  ``sacrebleu.corpus_bleu`` with sacrebleu's defaults -- the ``sacrebleu``
+  adapter's profile (``tokenize=13a``, ``smoothing=exp``, ``all_zero=zero``) --
+  scores and precisions divided by 100 (multiplied back here).  It hands its
+  per-prediction reference lists to sacrebleu, which reads references as
+  *streams* (one list per reference, across segments): jury's references are
+  transposed, a defect (docs/peers.md); every prediction must have the same
+  number of references.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any, ClassVar
+
+from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.peers import _isolated
+from metricdiff.impls.peers._rouge_common import IsolatedPeerAdapter
+from metricdiff.impls.peers.hf_evaluate import ROUGE_SCORE_AGGREGATED
+from metricdiff.impls.peers.rouge_score import rouge_type
+from metricdiff.impls.peers.sacrebleu import SacrebleuAdapter
+from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.profiles import BleuOptions, RougeOptions
+from metricdiff.statistics import BleuResult, RougeResult
+
+NAME = "jury"
+#: jury's ROUGE reports F alone.
+_F_ONLY = frozenset({"recall", "precision", "matches", "hyp_total", "ref_total"})
+
+
+def _offline_first() -> None:
+    """The variables must be set before ``evaluate`` is first imported."""
+    os.environ.update(HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1")
+    os.environ.setdefault("HF_HOME", str(_isolated.peer_dir(NAME) / ".hf-home"))
+
+
+#: Both families' cost in an audit (``Adapter.audit_generated_cases``).
+AUDIT_GENERATED_CASES = 300
+AUDIT_COST = ("about 0.1 s a case: each call of jury goes through Hugging Face datasets "
+              "and, for ROUGE, 1000 bootstrap resamples")
+
+
+def _metric(which: str) -> Any:
+    """``jury.load_metric(which)``, offline, inside ``_isolated.active``."""
+    _offline_first()
+    # In memory: the default writes Arrow files under one HF_HOME that concurrent
+    # workers share (same experiment id), and reading another's gave wrong scores.
+    return _isolated.load(NAME).module.load_metric(which, keep_in_memory=True)
+
+
+class JuryRougeAdapter(IsolatedPeerAdapter):
+    """jury 2.3.1's ``rouge`` (rouge-score underneath), F only."""
+
+    name = NAME
+    audit_generated_cases = AUDIT_GENERATED_CASES
+    audit_cost = AUDIT_COST
+    distribution = "jury"
+    modules = ("numpy", "rouge_score")
+    metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
+    profile: ClassVar[Mapping[str, Any]] = ROUGE_SCORE_AGGREGATED
+    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
+        "stemmer": ("none", "porter-nltk"),
+        "bootstrap_seed": ANY,
+    }
+    own_stemmer = "porter-nltk"
+    reproducible = False  # its bootstrap, though seeded, differs from run to run
+
+    def unavailable_reason(self) -> str | None:
+        _offline_first()
+        return super().unavailable_reason()
+
+    def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
+                     options: RougeOptions) -> RougeResult:
+        import numpy
+
+        self.prepared(metric, options)
+        segments = self.segments(hyps, refs)
+        kind = rouge_type(metric)
+        with _isolated.active(self.name):
+            rouge = _metric("rouge")
+            saved = numpy.random.get_state()
+            numpy.random.seed(options.bootstrap_seed)
+            try:
+                scores = rouge.compute(predictions=[[hyp] for hyp, _ in segments],
+                                       references=[seg for _, seg in segments],
+                                       rouge_types=[kind],
+                                       use_stemmer=options.stemmer != "none")
+            finally:
+                numpy.random.set_state(saved)
+        return RougeResult(0.0, 0.0, float(scores["rouge"][kind]), unknown=_F_ONLY)
+
+
+class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
+    """jury 2.3.1's ``sacrebleu`` (its ``bleu`` needs the network)."""
+
+    name = NAME
+    audit_generated_cases = AUDIT_GENERATED_CASES
+    audit_cost = AUDIT_COST
+    distribution = "jury"
+    family = "bleu"
+    metrics = ("bleu",)
+    install_hint = JuryRougeAdapter.install_hint
+    profile: ClassVar[Mapping[str, Any]] = SacrebleuAdapter.profile
+
+    def version(self) -> str:
+        return JuryRougeAdapter().version()
+
+    def unavailable_reason(self) -> str | None:
+        return JuryRougeAdapter().unavailable_reason()
+
+    def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
+                     options: BleuOptions) -> BleuResult:
+        self.prepared(metric, options)
+        if len(hyps) != len(refs):
+            raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+        with _isolated.active(self.name):
+            out = _metric("sacrebleu").compute(
+                predictions=[[hyp] for hyp in hyps],
+                references=[usable_references(seg) for seg in refs])["sacrebleu"]
+        return BleuResult(
+            score=float(out["score"]) * 100,
+            precisions=tuple(float(p) * 100 for p in out["precisions"]),
+            bp=float(out["bp"]),
+            sys_len=int(out["sys_len"]),
+            ref_len=float(out["ref_len"]),
+            counts=tuple(out["counts"]),
+            totals=tuple(out["totals"]),
+        )

@@ -1,0 +1,116 @@
+"""A fast path for the reference's BLEU statistics and corpus BLEU.
+
+Not a definition: ``bleu.py`` is the reference, and tests/test_fast_bleu.py holds
+this module equal to it (the same ``BleuStats`` for every segment, the same
+``BleuResult`` for every corpus, exactly).  The score formula is the
+reference's own (``bleu.bleu_from_statistics``); only the counting is redone:
+
+* the reference counts every order into one Counter of tuples, unigrams
+  included, and clips in a Python loop over every hypothesis n-gram; here each
+  order is counted and clipped by ``fast_counting``, whose loops run in C;
+* the corpus sums are kept as plain ints and a float instead of a new
+  ``BleuStats`` per segment.
+
+Statistics are remembered as in ``bleu._text_statistics`` (the audit scores the
+same segments under many profiles), keyed by ``bleu.statistics_options``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+from metricdiff.impls.reference.bleu import (
+    _stat_orders,
+    _with_score,
+    bleu_from_statistics,
+    effective_ref_length,
+    segment_tokens,
+    statistics_options,
+    usable_references,
+)
+from metricdiff.impls.reference.fast_counting import Grams, clipped, order_counts
+from metricdiff.profiles import BleuOptions
+from metricdiff.statistics import BleuResult, BleuStats
+
+Tokens = Sequence[str]
+
+
+def max_counts(refs_tokens: Sequence[Tokens], n: int) -> Grams:
+    """Max_Ref_Count of every n-gram of one order (``bleu.max_ref_counts``)."""
+    if len(refs_tokens) == 1:
+        return order_counts(refs_tokens[0], n)
+    most: Grams = {}
+    for ref in refs_tokens:
+        for gram, count in order_counts(ref, n).items():
+            if count > most.get(gram, 0):
+                most[gram] = count
+    return most
+
+
+def fast_segment_statistics(
+    hyp_tokens: Tokens, refs_tokens: Sequence[Tokens], options: BleuOptions
+) -> BleuStats:
+    """``bleu.segment_statistics``, counted order by order."""
+    hyp_len = len(hyp_tokens)
+    denominator_one = options.empty_order == "denominator-one"
+    matches, totals = [], []
+    for n in range(1, _stat_orders(options) + 1):
+        matches.append(clipped(order_counts(hyp_tokens, n), max_counts(refs_tokens, n)))
+        total = max(hyp_len - n + 1, 0)
+        totals.append(max(total, 1) if denominator_one else total)
+    ref_len = effective_ref_length(hyp_len, [len(ref) for ref in refs_tokens], options)
+    return BleuStats(tuple(matches), tuple(totals), hyp_len, ref_len)
+
+
+@lru_cache(maxsize=1 << 17)
+def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOptions) -> BleuStats:
+    refs_tokens = [segment_tokens(ref, options) for ref in usable_references(refs, options)]
+    return fast_segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
+
+
+def fast_uncached_statistics(hyp: str, refs: tuple[str | None, ...],
+                             options: BleuOptions) -> BleuStats:
+    """``_text_statistics`` without its cache: for a corpus read once, where the
+    cache would only hold the last segments for nothing."""
+    return _text_statistics.__wrapped__(hyp, refs, options)
+
+
+def fast_text_statistics(hyp: str, refs: Sequence[str | None], options: BleuOptions) -> BleuStats:
+    """``bleu.text_statistics``: the statistics of one segment given as text."""
+    return _text_statistics(hyp, tuple(refs), statistics_options(options))
+
+
+def fast_sentence_bleu(hyp: str, refs: Sequence[str | None], options: BleuOptions) -> BleuResult:
+    """``bleu.sentence_bleu``: BLEU of one segment on its own."""
+    return bleu_from_statistics(fast_text_statistics(hyp, refs, options), options)
+
+
+def fast_corpus_bleu(
+    hyps: Iterable[str], refs: Iterable[Sequence[str | None]], options: BleuOptions
+) -> BleuResult:
+    """``bleu.corpus_bleu``: the statistics summed over the segments, then the
+    reference's formula; ``level=sentence-mean`` averages the segments' scores."""
+    counting = statistics_options(options)
+    orders = _stat_orders(options)
+    matches, totals = [0] * orders, [0] * orders
+    hyp_len, ref_len = 0, 0.0
+    sentence_scores, segments = 0.0, 0
+    for hyp, seg_refs in zip(hyps, refs, strict=True):
+        stats = _text_statistics(hyp, tuple(seg_refs), counting)
+        matches = [a + b for a, b in zip(matches, stats.matches, strict=True)]
+        totals = [a + b for a, b in zip(totals, stats.totals, strict=True)]
+        hyp_len += stats.hyp_len
+        ref_len += stats.ref_len
+        segments += 1
+        if options.level == "sentence-mean":
+            sentence_scores += bleu_from_statistics(stats, options).score
+    pooled = bleu_from_statistics(BleuStats(tuple(matches), tuple(totals), hyp_len, ref_len),
+                                  options)
+    if options.level == "sentence-mean" and segments:
+        return _with_score(pooled, sentence_scores / segments)
+    return pooled
+
+
+__all__ = ["fast_corpus_bleu", "fast_segment_statistics", "fast_sentence_bleu",
+           "fast_text_statistics", "fast_uncached_statistics"]

@@ -1,0 +1,145 @@
+"""Several ROUGE variants of one corpus, each text tokenized once for all of them.
+
+``rouge_corpus.corpus_rouge`` scores one variant; called once per variant it runs the
+text pipeline (ROUGE-TOKENIZE: truncation, sentences, tokens, stopwords,
+stemming) on every text again.  The pipeline's output depends only on the text
+axes, not on the variant, except that variants looking at sentences (ROUGE-LSUM,
+and ROUGE-W with ``wlcs=rouge155``) keep a segment's sentences apart where the
+others join them.  The others only
+ever read the joined tokens (``pair_counts`` flattens what it is given), and
+splitting at line breaks is what they do too, so the sentences split at line
+breaks serve both.  Variants with the same text axes therefore share one
+tokenization per text; the results are those of ``corpus_rouge`` and
+``sentence_rouge``, number for number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+
+import attrs
+
+from metricdiff.impls.reference.rouge import (
+    combine_references,
+    rounded,
+    usable_references,
+)
+from metricdiff.impls.reference.rouge_corpus import CorpusPairs
+from metricdiff.impls.reference.rouge_counts import pair_counts
+from metricdiff.impls.reference.rouge_text import (
+    Sentences,
+    by_sentence,
+    text_sentences,
+)
+from metricdiff.profiles.rouge import RougeOptions
+from metricdiff.statistics import RougeResult
+
+
+def text_options(options: RougeOptions) -> RougeOptions:
+    """Options under which ``text_sentences`` gives tokens that ``options``'
+    variant can use: kept in sentences, split as ``options`` split them, or at
+    line breaks for a variant that joins them."""
+    split = options.sentence_split if by_sentence(options) else "newline"
+    return attrs.evolve(options, variant="lsum", sentence_split=split)
+
+
+def text_key(options: RougeOptions) -> Hashable:
+    """What ``text_sentences`` under ``text_options(options)`` depends on: two
+    variants with the same key can share tokens."""
+    shared = text_options(options)
+    return (
+        shared.sentence_split, shared.truncate, shared.truncate_side, shared.tokenize,
+        shared.lowercase, shared.lowercase_stage, shared.stopwords, shared.stemmer,
+        shared.stem_min_length,
+    )
+
+
+@attrs.frozen
+class VariantScores:
+    """One variant's corpus result and each segment's (``sentence_rouge``'s)."""
+
+    corpus: RougeResult
+    segments: tuple[RougeResult, ...]
+
+
+#: One segment's result under each variant, and whether it was empty.
+SegmentScorer = Callable[[str, Sequence[str | None]], list[tuple[RougeResult, bool]]]
+
+
+def score_variants(
+    hyps: Sequence[str], refs: Sequence[Sequence[str | None]], variants: Sequence[RougeOptions]
+) -> list[VariantScores]:
+    """Each options of ``variants`` on the corpus, its segments' results kept."""
+    corpus = CorpusVariants(variants, keep_segments=True)
+    for hyp, seg_refs in zip(hyps, refs, strict=True):
+        corpus.add(hyp, seg_refs)
+    return corpus.results()
+
+
+class CorpusVariants:
+    """Each options of ``variants`` on a corpus given one segment at a time
+    (ROUGE-CORPUS-AVERAGE), as ``corpus_rouge`` and ``sentence_rouge`` score
+    them, with each text tokenized once per distinct ``text_key``.  Each
+    variant's corpus result is built up as ``CorpusPairs`` (sums only); each
+    segment's result is kept only with ``keep_segments``."""
+
+    def __init__(self, variants: Sequence[RougeOptions], *, keep_segments: bool,
+                 segment: SegmentScorer | None = None) -> None:
+        # ``segment``: another way to score one segment with the same results (the
+        # fast path, ``fast_rouge.FastVariants.segment``); by default, this module's.
+        self.segment = segment or self._segment
+        keys = [text_key(options) for options in variants]
+        self.pipelines = {key: text_options(options)
+                          for key, options in zip(keys, variants, strict=True)}
+        slots = {key: slot for slot, key in enumerate(self.pipelines)}
+        # Per variant: its options, the slot of its tokens, its corpus so far and
+        # its segments' results (None: not kept).
+        self.plan: list[tuple[RougeOptions, int, CorpusPairs, list[RougeResult] | None]] = [
+            (options, slots[key], CorpusPairs(options), [] if keep_segments else None)
+            for options, key in zip(variants, keys, strict=True)
+        ]
+
+    def add(self, hyp: str, refs: Sequence[str | None]) -> list[RougeResult]:
+        """One segment, scored by every variant; its results, in order."""
+        results = []
+        for (pair, empty), (_, _, corpus, segments) in zip(self.segment(hyp, refs), self.plan,
+                                                          strict=True):
+            corpus.add(pair, empty)
+            if segments is not None:
+                segments.append(pair)
+            results.append(pair)
+        return results
+
+    def _segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
+        """Each variant's result for one segment (``sentence_rouge``), and whether
+        the segment was empty (no token on either side, against every reference)."""
+        references = usable_references(refs)
+        tokens = [_tokens(hyp, references, pipeline) for pipeline in self.pipelines.values()]
+        out = []
+        for options, slot, _, _ in self.plan:
+            hyp_sentences, ref_sentences = tokens[slot]
+            counts = [pair_counts(hyp_sentences, ref, options) for ref in ref_sentences]
+            out.append((rounded(combine_references(counts, options), options, recompute_f=True),
+                        all(count.empty for count in counts)))
+        return out
+
+    def results(self) -> list[VariantScores]:
+        """Each variant's corpus result, and its segments' if kept (else none)."""
+        return [VariantScores(corpus.result(), tuple(segments or ()))
+                for _, _, corpus, segments in self.plan]
+
+
+def _tokens(
+    hyp: str, references: Sequence[str], pipeline: RougeOptions
+) -> tuple[Sentences, list[Sentences]]:
+    """The hypothesis's and each reference's sentences of tokens (ROUGE-TOKENIZE);
+    references are truncated only with ``truncate_side=both`` (ROUGE-TRUNCATE)."""
+    truncate_refs = pipeline.truncate_side == "both"
+    return (
+        text_sentences(hyp, pipeline, truncate=True),
+        [text_sentences(ref, pipeline, truncate=truncate_refs) for ref in references],
+    )
+
+
+__all__ = ["CorpusVariants", "SegmentScorer", "VariantScores", "score_variants", "text_key",
+           "text_options"]

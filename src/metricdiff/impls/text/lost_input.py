@@ -1,0 +1,176 @@
+"""Input that an implementation's tokenizer deletes before anything is counted.
+
+rouge-score, py-rouge and the ROUGE-1.5.5 Perl script keep only ASCII letters
+and digits (``tokenize=rouge-score``, ``rouge155``), so Korean, Japanese or
+Russian text scores almost nothing: not because the systems disagree, but because
+most words never reach the metric.  A user must be told, with how much was lost.
+
+Definition.  A *token* here is a whitespace-separated piece of a text
+(``str.split``) with at least one letter or digit in it (``str.isalnum`` of some
+character; punctuation alone is no token).  The implementation's declared
+tokenizer is given each such token alone, and the letters and digits in what it
+returns are counted: none left, the token is *lost* ("서울에서" -> nothing);
+fewer than it had, the token is *cut* ("café" -> "caf").  Case folding changes no
+count (``str.lower`` of "İ" is "i" and a combining mark, which is no letter).
+Counted separately over all hypotheses and over all references of a corpus.
+Text in scripts written without spaces (Japanese, Chinese) is one token per
+space-separated run, so there a lost token is a lost run of text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import attrs
+
+from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
+from metricdiff.profiles import ConventionError
+
+#: A letter or digit: ``\w`` minus the underscore is exactly ``str.isalnum``.
+_ALNUM = re.compile(r"[^\W_]")
+#: A whitespace-separated piece of ASCII text without a letter or digit: no token.
+_NO_ALNUM = re.compile(r"(?<!\S)[^\sA-Za-z0-9]+(?!\S)")
+
+
+@attrs.frozen
+class Loss:
+    """How many of one side's ``tokens`` a tokenizer drops entirely (``lost``) or
+    in part (``cut``)."""
+
+    lost: int
+    cut: int
+    tokens: int
+
+    def describe(self, side: str) -> str | None:
+        """``87.5% of reference tokens lost``, ``... lost and 2.0% cut``, or None."""
+        if not self.lost and not self.cut:
+            return None
+        lost = f"{_percent(self.lost, self.tokens)} of {side} tokens lost"
+        cut = f"{_percent(self.cut, self.tokens)}"
+        if not self.cut:
+            return lost
+        return f"{lost} and {cut} cut" if self.lost else f"{cut} of {side} tokens cut"
+
+
+@attrs.frozen
+class LostInput:
+    """What the tokenizer ``tokenize`` of implementation ``impl`` drops from a
+    corpus.  ``non_ascii``: every token it loses or cuts has a non-ASCII
+    character in it."""
+
+    impl: str
+    tokenize: str
+    hyp: Loss
+    ref: Loss
+    non_ascii: bool
+
+    def message(self) -> str:
+        """One line, e.g. ``rouge-score drops non-ASCII text: 87.5% of
+        hypothesis tokens and 90.0% of reference tokens lost (tokenize=rouge-score)``."""
+        what = "non-ASCII text" if self.non_ascii else "part of the input"
+        sides = [text for text in (self.hyp.describe("hypothesis"),
+                                   self.ref.describe("reference")) if text]
+        return f"{self.impl} drops {what}: {'; '.join(sides)} (tokenize={self.tokenize})"
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "impl": self.impl, "tokenize": self.tokenize, "non_ascii": self.non_ascii,
+            **{f"{side}_{key}": value
+               for side, loss in (("hyp", self.hyp), ("ref", self.ref))
+               for key, value in attrs.asdict(loss).items()},
+        }
+
+
+def lost_input(
+    impl: str, tokenize: str, hyps: Sequence[str], refs: Iterable[Sequence[str | None]]
+) -> LostInput | None:
+    """What the tokenizer ``tokenize`` (a value of the ``tokenize`` axis: the
+    implementation's declared or chosen one) drops from the corpus, or None
+    when it drops nothing, or cannot run here (MeCab not installed)."""
+    tally = LostInputTally(impl, tokenize)
+    tally.add(hyps, refs)
+    return tally.result()
+
+
+class LostInputTally:
+    """``lost_input`` over a corpus given a batch of segments at a time: each
+    side's count of tokens, and each token the tokenizer might damage, counted
+    (the rest are ASCII tokens of a tokenizer that keeps ASCII: counted, not
+    kept), so memory grows with the vocabulary of such tokens, not the corpus."""
+
+    def __init__(self, impl: str, tokenize: str) -> None:
+        self.impl, self.tokenize = impl, tokenize
+        try:
+            self.keeps_ascii: bool | None = get_tokenizer(tokenize).keeps_ascii
+        except (TokenizerUnavailable, ConventionError):
+            self.keeps_ascii = None  # cannot run here: nothing to say
+        self.totals = [0, 0]  # tokens of the hypotheses, of the references
+        self.suspects: list[Counter[str]] = [Counter(), Counter()]
+
+    def add(self, hyps: Sequence[str], refs: Iterable[Sequence[str | None]]) -> None:
+        """A batch of segments: their hypotheses and each one's references."""
+        if self.keeps_ascii is None:
+            return
+        ref_texts = [ref for seg in refs for ref in seg if ref is not None]
+        for side, texts in enumerate((hyps, ref_texts)):
+            joined = " ".join(texts)
+            if self.keeps_ascii and joined.isascii():
+                # The usual case, decided at once: every token kept, only counted.
+                self.totals[side] += len(joined.split()) - len(_NO_ALNUM.findall(joined))
+                continue
+            for token, count in _tokens(joined).items():
+                self.totals[side] += count
+                if not (self.keeps_ascii and token.isascii()):
+                    self.suspects[side][token] += count
+
+    def result(self) -> LostInput | None:
+        """What the tokenizer drops from the segments added, or None."""
+        damaged = {}
+        try:
+            for token in self.suspects[0].keys() | self.suspects[1].keys():
+                letters, kept = _letters_kept(self.tokenize, token)
+                if kept < letters:
+                    damaged[token] = kept
+        except (TokenizerUnavailable, ConventionError):
+            return None
+        if not damaged:
+            return None
+        hyp, ref = (_loss(suspects, damaged, total)
+                    for suspects, total in zip(self.suspects, self.totals, strict=True))
+        return LostInput(self.impl, self.tokenize, hyp, ref,
+                         all(not token.isascii() for token in damaged))
+
+
+def _tokens(joined: str) -> Counter[str]:
+    """The tokens (see the module's docstring) of texts joined by spaces, counted.
+    (One split and one test per distinct piece: this runs on every corpus
+    ``score`` is given, and a test per piece would cost a third of the scoring.)"""
+    pieces = Counter(joined.split())
+    return Counter({piece: n for piece, n in pieces.items() if _ALNUM.search(piece)})
+
+
+@lru_cache(maxsize=1 << 16)
+def _letters_kept(tokenize: str, token: str) -> tuple[int, int]:
+    """How many letters and digits ``token`` has, and how many of them the
+    tokenizer keeps."""
+    kept = "".join(get_tokenizer(tokenize)(token))
+    return len(_ALNUM.findall(token)), len(_ALNUM.findall(kept))
+
+
+def _loss(tokens: Counter[str], damaged: dict[str, int], total: int) -> Loss:
+    lost = sum(count for token, count in tokens.items() if damaged.get(token) == 0)
+    cut = sum(count for token, count in tokens.items() if damaged.get(token, 0) > 0)
+    return Loss(lost, cut, total)
+
+
+def _percent(part: int, whole: int) -> str:
+    """``87.5%``; a share that rounds to 0.0% but is not 0 is ``under 0.1%``."""
+    share = part / whole if whole else 0.0
+    text = f"{share:.1%}"
+    return "under 0.1%" if text == "0.0%" and part else text
+
+
+__all__ = ["Loss", "LostInput", "LostInputTally", "lost_input"]
