@@ -115,3 +115,25 @@ def test_the_examples_of_docs_api_md_run():
     namespace: dict[str, object] = {}
     for block in blocks:  # one namespace, as a reader runs them in order
         exec(compile(block, "docs/api.md", "exec"), namespace)
+
+
+def test_the_old_import_path_of_adapter_warns_and_gives_the_same_class():
+    """docs/own-implementation.md named ``metricdiff.implementations.base.Adapter``
+    until the package became ``metricdiff.impls``: for one release that path gives
+    the same class, with a DeprecationWarning naming the new place, and leaves
+    ``metricdiff.implementations`` the API function."""
+    code = (
+        "import warnings, metricdiff\n"
+        "warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as seen:\n"
+        "    from metricdiff.implementations.base import Adapter\n"
+        "import metricdiff.impls.base\n"
+        "assert Adapter is metricdiff.impls.base.Adapter\n"
+        "assert callable(metricdiff.implementations), metricdiff.implementations\n"
+        "print([str(w.category.__name__) + ': ' + str(w.message) for w in seen][-1])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.startswith(
+        "DeprecationWarning: metricdiff.implementations.base is deprecated: "
+        "import metricdiff.impls.base instead"), done.stdout

@@ -20,6 +20,8 @@ def _exception_classes() -> set[type[BaseException]]:
     """Every exception class reachable from a metricdiff module, by walking them all."""
     found: set[type[BaseException]] = set()
     for module in pkgutil.walk_packages(metricdiff.__path__, "metricdiff."):
+        if module.name == "metricdiff.implementations":  # the deprecated alias of impls
+            continue
         for value in vars(importlib.import_module(module.name)).values():
             if (inspect.isclass(value) and issubclass(value, BaseException)
                     and value.__module__.startswith("metricdiff")):
