@@ -1,4 +1,4 @@
-"""The BLEU fast path (``reference/fast_bleu.py``) against the readable reference
+"""The BLEU fast path (``reference/fast/bleu_statistics.py``) against the readable reference
 (``reference/bleu.py``): the same statistics for every segment and the same corpus
 result, exactly, under every counting-relevant axis value."""
 
@@ -8,7 +8,8 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.impls.reference import bleu, fast_bleu
+from metricdiff.impls.reference import bleu
+from metricdiff.impls.reference.fast import bleu_statistics
 from metricdiff.profiles import BleuOptions
 
 WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "A", "b.", "x-y", "3,5", "é", ""])
@@ -39,18 +40,19 @@ def test_fast_bleu_equals_the_reference(segments, options):
     refs = [refs for _, refs in segments]
     # The oracle: bleu.py's own counting (Counter of every order, clipped in a loop).
     for hyp, seg_refs in segments:
-        assert fast_bleu.fast_text_statistics(hyp, seg_refs, options) == bleu.text_statistics(
+        assert bleu_statistics.fast_text_statistics(hyp, seg_refs, options) == bleu.text_statistics(
             hyp, seg_refs, options)
-        assert fast_bleu.fast_sentence_bleu(hyp, seg_refs, options) == bleu.sentence_bleu(
+        assert bleu_statistics.fast_sentence_bleu(hyp, seg_refs, options) == bleu.sentence_bleu(
             hyp, seg_refs, options)
-    assert fast_bleu.fast_corpus_bleu(hyps, refs, options) == bleu.corpus_bleu(hyps, refs, options)
+    assert bleu_statistics.fast_corpus_bleu(hyps, refs, options) == bleu.corpus_bleu(
+        hyps, refs, options)
 
 
 def test_statistics_by_hand():
     # Papineni et al. 2002 §2.1's example: "the the the the the the the" against
     # "the cat is on the mat" and "there is a cat on the mat": the clips to 2 (the
     # largest count in one reference) of 7; no bigram of the hypothesis occurs.
-    stats = fast_bleu.fast_segment_statistics(
+    stats = bleu_statistics.fast_segment_statistics(
         ["the"] * 7, [["the", "cat", "is", "on", "the", "mat"],
                       ["there", "is", "a", "cat", "on", "the", "mat"]],
         attrs.evolve(BleuOptions(), max_order=2))

@@ -1,4 +1,4 @@
-"""The ROUGE fast path (``reference/fast_rouge.py``) against the readable
+"""The ROUGE fast path (``reference/fast/rouge_variants.py``) against the readable
 reference: ``fast_score_variants`` must give ``rouge_shared.score_variants``'s
 results exactly (every float of every segment and of the corpus), and its two
 kernels must agree with the reference's own ``lcs`` and ``rouge_counts``."""
@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import large_corpus
-from metricdiff.impls.reference import fast_rouge, lcs, rouge_counts, rouge_shared
+from metricdiff.impls.reference import lcs, rouge_counts, rouge_shared
+from metricdiff.impls.reference.fast import rouge_variants
 from metricdiff.profiles.rouge import RougeOptions
 
 WORDS = st.sampled_from(["a", "b", "c", "the", "cat", "A", "b.", "x-y", "3,5", "é"])
@@ -58,7 +59,7 @@ def test_fast_score_variants_equals_the_readable_path(segments, options, variant
     wanted = [_as(options, variant) for variant in variants]
     # The oracle: the readable path, which scores through rouge_counts.pair_counts.
     expected = rouge_shared.score_variants(hyps, refs, wanted)
-    assert fast_rouge.fast_score_variants(hyps, refs, wanted) == expected
+    assert rouge_variants.fast_score_variants(hyps, refs, wanted) == expected
 
 
 @settings(max_examples=300, deadline=None)
@@ -66,26 +67,27 @@ def test_fast_score_variants_equals_the_readable_path(segments, options, variant
        ref=st.lists(st.sampled_from("abcd"), max_size=12), n=st.integers(1, 4))
 def test_kernels_equal_the_reference_counts(hyp, ref, n):
     # The oracles: the textbook DP table, and rouge_counts' Counter-based clipping.
-    assert fast_rouge.lcs_length(hyp, ref) == lcs.lcs_length_dp(ref, hyp)
+    assert rouge_variants.lcs_length(hyp, ref) == lcs.lcs_length_dp(ref, hyp)
     grams = rouge_counts.gram_counts(
         rouge_counts.ngram_counts(hyp, n), rouge_counts.ngram_counts(ref, n), RougeOptions()
     )
-    assert fast_rouge.clipped_ngram_matches(hyp, ref, n) == (
+    assert rouge_variants.clipped_ngram_matches(hyp, ref, n) == (
         grams.matches, grams.hyp_total, grams.ref_total)
 
 
 def test_clipping_by_hand():
     # "the the cat" vs "the cat the the": unigrams the min(2, 3) + cat 1 = 3;
     # bigrams of the hypothesis "the the", "the cat" both occur once in the reference.
-    assert fast_rouge.clipped_ngram_matches(["the", "the", "cat"],
+    assert rouge_variants.clipped_ngram_matches(["the", "the", "cat"],
                                             ["the", "cat", "the", "the"], 1) == (3, 3, 4)
-    assert fast_rouge.clipped_ngram_matches(["the", "the", "cat"],
+    assert rouge_variants.clipped_ngram_matches(["the", "the", "cat"],
                                             ["the", "cat", "the", "the"], 2) == (2, 2, 3)
 
 
 @pytest.mark.parametrize("variant", ["lsum", "w", "s", "su"])
 def test_uncovered_variants_take_the_readable_path(variant):
-    assert fast_rouge.fast_score_variants(["a"], [["a"]], [RougeOptions(variant=variant)]) is None
+    options = [RougeOptions(variant=variant)]
+    assert rouge_variants.fast_score_variants(["a"], [["a"]], options) is None
 
 
 def test_a_large_corpus_takes_the_fast_path_with_the_readable_result():
@@ -119,7 +121,7 @@ def test_profiles_that_share_tokens_counts_or_results_score_as_apart(segments, p
     wanted += [attrs.evolve(wanted[0], corpus_average="micro", report="recall"),
                attrs.evolve(wanted[0], counts="set", multi_ref="jackknife")]
     expected = [rouge_shared.score_variants(hyps, refs, [one])[0] for one in wanted]
-    assert fast_rouge.fast_score_variants(hyps, refs, wanted) == expected
+    assert rouge_variants.fast_score_variants(hyps, refs, wanted) == expected
 
 
 def test_the_reference_scores_many_profiles_of_a_large_corpus_as_one_by_one():

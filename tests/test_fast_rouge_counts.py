@@ -1,4 +1,4 @@
-"""The pair-counting fast path (``reference/fast_rouge_counts.py``) against the
+"""The pair-counting fast path (``reference/fast/rouge_pair_counts.py``) against the
 readable reference: skip-bigram units equal to ``rouge_counts.units``, WLCS
 marks equal to ``lcs.wlcs_marks``, pair counts equal to
 ``rouge_counts.pair_counts`` and corpus results equal to
@@ -10,12 +10,8 @@ import attrs
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from metricdiff.impls.reference import (
-    fast_rouge_counts,
-    lcs,
-    rouge_corpus,
-    rouge_counts,
-)
+from metricdiff.impls.reference import lcs, rouge_corpus, rouge_counts
+from metricdiff.impls.reference.fast import rouge_pair_counts
 from metricdiff.profiles.rouge import RougeOptions
 
 TOKENS = st.lists(st.sampled_from(["a", "b", "c", "d", "the"]), max_size=14)
@@ -41,16 +37,16 @@ def test_skip_gram_counts_equal_the_readable_gram_counts(hyp, ref, options):
     # generator of the paper's §5.
     expected = rouge_counts.gram_counts(rouge_counts.units(hyp, options),
                                         rouge_counts.units(ref, options), options)
-    assert fast_rouge_counts.skip_gram_counts(hyp, ref, options) == expected
+    assert rouge_pair_counts.skip_gram_counts(hyp, ref, options) == expected
 
 
 @settings(max_examples=300, deadline=None)
 @given(ref=TOKENS, hyp=TOKENS, weight=WEIGHT)
 def test_wlcs_and_its_marks_equal_the_readable_ones(ref, hyp, weight):
     # The oracle: lcs.wlcs_marks, the table of lcs._wlcs_rows walked back.
-    assert fast_rouge_counts.wlcs_marks(ref, hyp, weight) == lcs.wlcs_marks(ref, hyp, weight)
+    assert rouge_pair_counts.wlcs_marks(ref, hyp, weight) == lcs.wlcs_marks(ref, hyp, weight)
     # The oracle: lcs.wlcs, the paper's §4 algorithm.
-    assert fast_rouge_counts.wlcs(ref, hyp, weight) == lcs.wlcs(ref, hyp, weight)
+    assert rouge_pair_counts.wlcs(ref, hyp, weight) == lcs.wlcs(ref, hyp, weight)
 
 
 @settings(max_examples=300, deadline=None)
@@ -58,8 +54,8 @@ def test_wlcs_and_its_marks_equal_the_readable_ones(ref, hyp, weight):
 def test_pair_counts_equal_the_readable_pair_counts(hyp, ref, options):
     # The oracle: rouge_counts.pair_counts.
     expected = rouge_counts.pair_counts(hyp, ref, options)
-    assert fast_rouge_counts.fast_pair_counts(hyp, ref, options) == expected
-    assert fast_rouge_counts.remembered_pair_counts(hyp, ref, options) == expected
+    assert rouge_pair_counts.fast_pair_counts(hyp, ref, options) == expected
+    assert rouge_pair_counts.remembered_pair_counts(hyp, ref, options) == expected
 
 
 WORDS = st.sampled_from(["a", "b", "c", "the", "Cat", "cats", "b."])
@@ -86,7 +82,7 @@ def test_fast_corpus_rouge_equals_corpus_rouge(segments, options, text):
     refs = [seg_refs for _, seg_refs in segments]
     # The oracle: the readable corpus_rouge, which counts by rouge_counts.pair_counts.
     expected = rouge_corpus.corpus_rouge(hyps, refs, options)
-    assert fast_rouge_counts.fast_corpus_rouge(hyps, refs, options) == expected
+    assert rouge_pair_counts.fast_corpus_rouge(hyps, refs, options) == expected
 
 
 def test_skip_bigrams_of_the_papers_example():
@@ -96,11 +92,11 @@ def test_skip_bigrams_of_the_papers_example():
     s1 = ["police", "killed", "the", "gunman"]
     s4 = ["the", "gunman", "police", "killed"]
     unlimited = RougeOptions(variant="s", skip=-1)
-    assert fast_rouge_counts.skip_gram_counts(s1, s1, unlimited) == (
+    assert rouge_pair_counts.skip_gram_counts(s1, s1, unlimited) == (
         rouge_counts.PairCounts(6, 6, 6))
-    assert fast_rouge_counts.skip_gram_counts(s4, s1, unlimited) == (
+    assert rouge_pair_counts.skip_gram_counts(s4, s1, unlimited) == (
         rouge_counts.PairCounts(2, 6, 6))
-    assert fast_rouge_counts.skip_gram_counts(s1, s1, attrs.evolve(unlimited, skip=0)) == (
+    assert rouge_pair_counts.skip_gram_counts(s1, s1, attrs.evolve(unlimited, skip=0)) == (
         rouge_counts.PairCounts(3, 3, 3))
 
 
@@ -110,22 +106,22 @@ def test_remembered_counts_are_keyed_by_the_count_axes_only():
     # against "a c" (1, shared): matches 1, totals 3 and 1.
     lowered = RougeOptions(variant="s", lowercase="unicode")
     plain = RougeOptions(variant="s", lowercase="none")
-    assert fast_rouge_counts.count_options(lowered) == fast_rouge_counts.count_options(plain)
-    assert fast_rouge_counts.remembered_pair_counts([["a", "b", "c"]], [["a", "c"]], plain) == (
+    assert rouge_pair_counts.count_options(lowered) == rouge_pair_counts.count_options(plain)
+    assert rouge_pair_counts.remembered_pair_counts([["a", "b", "c"]], [["a", "c"]], plain) == (
         rouge_counts.PairCounts(1, 3, 1))
-    assert fast_rouge_counts.count_options(plain) != fast_rouge_counts.count_options(
+    assert rouge_pair_counts.count_options(plain) != rouge_pair_counts.count_options(
         attrs.evolve(plain, skip=0))
 
 
 def test_a_large_corpus_is_counted_without_remembering_and_alike():
     # The oracle: the readable corpus_rouge, on a corpus at the size from which
     # pairs are no longer remembered.
-    size = fast_rouge_counts.REMEMBER_BELOW
+    size = rouge_pair_counts.REMEMBER_BELOW
     hyps = [f"the cat sat on mat {i}\nthe end" for i in range(size)]
     refs = [[f"a cat sat on the mat {i % 7}\nend", None] for i in range(size)]
     for options in (RougeOptions(variant="su", skip=4), RougeOptions(variant="w", wlcs="rouge155",
                                                                      multi_ref="pooled")):
-        before = fast_rouge_counts._remembered.cache_info().currsize
-        assert fast_rouge_counts.fast_corpus_rouge(hyps, refs, options) == (
+        before = rouge_pair_counts._remembered.cache_info().currsize
+        assert rouge_pair_counts.fast_corpus_rouge(hyps, refs, options) == (
             rouge_corpus.corpus_rouge(hyps, refs, options))
-        assert fast_rouge_counts._remembered.cache_info().currsize == before
+        assert rouge_pair_counts._remembered.cache_info().currsize == before

@@ -15,14 +15,8 @@ from metricdiff.impls.base import (
     ResultT,
     Scored,
 )
-from metricdiff.impls.reference import (
-    bleu,
-    fast_bleu,
-    fast_rouge,
-    fast_rouge_counts,
-    rouge,
-    rouge_shared,
-)
+from metricdiff.impls.reference import bleu, rouge, rouge_shared
+from metricdiff.impls.reference.fast import bleu_statistics, rouge_pair_counts, rouge_variants
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.statistics import BleuResult, RougeResult
@@ -88,7 +82,7 @@ class _BleuTally:
 
     def __init__(self, metrics: Requests[BleuOptions], sentences: bool) -> None:
         self.corpora: list[tuple[bleu.CorpusBleu, list[BleuResult] | None]] = [
-            (bleu.CorpusBleu(options, statistics=fast_bleu.fast_uncached_statistics),
+            (bleu.CorpusBleu(options, statistics=bleu_statistics.fast_uncached_statistics),
              [] if sentences else None) for _, options in metrics]
 
     def add(self, hyp: str, refs: Sequence[str | None]) -> None:
@@ -104,13 +98,13 @@ class _BleuTally:
 
 class _RougeTally:
     """Every ROUGE metric from one tokenization per text (``rouge_shared``; each
-    segment by ``fast_rouge`` when it covers every variant), each corpus result as
+    segment by ``rouge_variants`` when it covers every variant), each corpus result as
     running sums; segments kept only for ``sentences``."""
 
     def __init__(self, metrics: Requests[RougeOptions], sentences: bool) -> None:
         self.sentences = sentences
         variants = [options for _, options in metrics]
-        self.corpus = (fast_rouge.fast_corpus_variants(variants, keep_segments=sentences)
+        self.corpus = (rouge_variants.fast_corpus_variants(variants, keep_segments=sentences)
                        or rouge_shared.CorpusVariants(variants, keep_segments=sentences))
 
     def add(self, hyp: str, refs: Sequence[str | None]) -> None:
@@ -124,7 +118,7 @@ class _RougeTally:
 def _takes(options: RougeOptions, hyp: str, refs: Sequence[str | None]) -> bool:
     """Whether the fast path scores this segment under ``options`` without refusing."""
     try:
-        fast_rouge.FastVariants([options]).segment(hyp, refs)
+        rouge_variants.FastVariants([options]).segment(hyp, refs)
     except Exception:
         return False
     return True
@@ -132,10 +126,10 @@ def _takes(options: RougeOptions, hyp: str, refs: Sequence[str | None]) -> bool:
 
 class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
     """BLEU as Papineni et al. (2002) define it (``bleu.py``), counted by its
-    fast path (``fast_bleu``, tested equal to ``bleu.py``)."""
+    fast path (``bleu_statistics``, tested equal to ``bleu.py``)."""
 
-    corpus = staticmethod(fast_bleu.fast_corpus_bleu)
-    sentence = staticmethod(fast_bleu.fast_sentence_bleu)
+    corpus = staticmethod(bleu_statistics.fast_corpus_bleu)
+    sentence = staticmethod(bleu_statistics.fast_sentence_bleu)
 
     def tally(self, metrics: Requests[BleuOptions], *, sentences: bool = False
               ) -> Tally[BleuResult]:
@@ -147,29 +141,29 @@ class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
 
 class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
     """ROUGE as Lin (2004) defines it (``rouge.py``); a corpus's pairs counted by
-    the fast path ``fast_rouge_counts`` (tested equal to ``rouge_counts``)."""
+    the fast path ``rouge_pair_counts`` (tested equal to ``rouge_counts``)."""
 
     family = "rouge"
     metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
-    corpus = staticmethod(fast_rouge_counts.fast_corpus_rouge)
+    corpus = staticmethod(rouge_pair_counts.fast_corpus_rouge)
     sentence = staticmethod(rouge.sentence_rouge)
 
     #: From this many segments on, a covered variant's corpus is scored by the
-    #: fast path (``fast_rouge``); below, the remembered segment and pair counts
-    #: (``fast_rouge_counts``) serve the audit, which scores small cases under
+    #: fast path (``rouge_variants``); below, the remembered segment and pair counts
+    #: (``rouge_pair_counts``) serve the audit, which scores small cases under
     #: many profiles.
     FAST_FROM = 256
 
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
                      options: RougeOptions) -> RougeResult:
         if len(hyps) >= self.FAST_FROM:
-            scored = fast_rouge.fast_score_variants(hyps, refs, [options])
+            scored = rouge_variants.fast_score_variants(hyps, refs, [options])
             if scored is not None:
                 return scored[0].corpus
         return super().corpus_score(metric, hyps, refs, options)
 
     def scores_together(self, metric: str, hyps: Sequence[str]) -> bool:
-        return len(hyps) >= self.FAST_FROM and fast_rouge.covers(self.options(metric))
+        return len(hyps) >= self.FAST_FROM and rouge_variants.covers(self.options(metric))
 
     def corpus_scores(self, metric: str, hyps: Sequence[str], refs: References,
                       profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
@@ -179,7 +173,7 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
         ``corpus_score`` calls for one such profile, so every result is the
         same.  The other profiles one by one."""
         shared = [index for index, options in enumerate(profiles)
-                  if fast_rouge.covers(options)] if len(hyps) >= self.FAST_FROM else []
+                  if rouge_variants.covers(options)] if len(hyps) >= self.FAST_FROM else []
         if len(shared) < 2:
             return super().corpus_scores(metric, hyps, refs, profiles)
         outcomes = dict(zip(shared, self._in_one_pass(
@@ -194,7 +188,7 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
         """Covered profiles in one pass.  A segment one of them refuses (an empty
         pair under ``empty_policy=error``) stops it: the profiles that refuse
         that segment are scored alone, and the pass starts again without them."""
-        corpus = fast_rouge.fast_corpus_variants(profiles, keep_segments=False)
+        corpus = rouge_variants.fast_corpus_variants(profiles, keep_segments=False)
         assert corpus is not None  # every profile is covered
         for hyp, seg_refs in zip(hyps, refs, strict=True):
             try:
@@ -216,7 +210,7 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
                    refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:
         """Every metric's corpus and segment results from one pass, each text
         tokenized once for every variant with the same text axes
-        (``rouge_shared``; ``fast_rouge`` for the variants it covers)."""
+        (``rouge_shared``; ``rouge_variants`` for the variants it covers)."""
         tally = self.tally(metrics, sentences=sentences)
         for hyp, seg_refs in zip(hyps, refs, strict=True):
             tally.add(hyp, seg_refs)

@@ -253,7 +253,7 @@ class CorpusBleu:
     audit's explainer); a corpus read once (``metricdiff score``) turns it off,
     or the cache would hold the last 131,072 segments for nothing.
     ``statistics``: another way to count a segment with the same results (the
-    fast path, ``fast_bleu.fast_uncached_statistics``)."""
+    fast path, ``bleu_statistics.fast_uncached_statistics``)."""
 
     def __init__(self, options: BleuOptions, *, remember: bool = True,
                  statistics: Statistics | None = None) -> None:

@@ -86,7 +86,7 @@ class CorpusVariants:
     def __init__(self, variants: Sequence[RougeOptions], *, keep_segments: bool,
                  segment: SegmentScorer | None = None) -> None:
         # ``segment``: another way to score one segment with the same results (the
-        # fast path, ``fast_rouge.FastVariants.segment``); by default, this module's.
+        # fast path, ``rouge_variants.FastVariants.segment``); by default, this module's.
         self.segment = segment or self._segment
         keys = [text_key(options) for options in variants]
         self.pipelines = {key: text_options(options)

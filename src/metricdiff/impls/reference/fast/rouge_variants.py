@@ -11,7 +11,7 @@ takes the readable path.
 Where the time goes in the readable path, and what is done instead here:
 
 * a Counter per side and per n, then ``min`` of the two counts of every n-gram
-  in a generator: here ``fast_counting`` counts and clips, with loops in C;
+  in a generator: here ``ngram_counts`` counts and clips, with loops in C;
 * the bit-parallel LCS (``lcs.lcs_length``) goes through a generator and a
   deque: here it is one inlined loop;
 * the text pipeline (``rouge_text.text_sentences``): a one-line text with no
@@ -29,7 +29,7 @@ from functools import lru_cache
 
 import attrs
 
-from metricdiff.impls.reference.fast_counting import clipped, order_counts
+from metricdiff.impls.reference.fast.ngram_counts import clipped, order_counts
 from metricdiff.impls.reference.rouge import (
     combine_references,
     result_from_counts,

@@ -14,7 +14,7 @@ What is counted afresh is counted with loops in C:
 
 * skip-bigrams: the tokens numbered, each pair (a, b) one number, the pairs
   ``gap`` apart made by ``map`` for each gap and counted by Counter's C helper
-  (``fast_counting``), where the readable ``skip_bigram_counts`` builds a tuple
+  (``ngram_counts``), where the readable ``skip_bigram_counts`` builds a tuple
   per index pair in a generator;
 * ROUGE-1.5.5's WLCS marks: the values of the table ``lcs.wlcs_marks`` fills,
   one inlined loop per row with the weights f(k) looked up, computed by the
@@ -32,7 +32,7 @@ from functools import lru_cache
 import attrs
 
 from metricdiff.impls.reference import lcs, rouge_counts
-from metricdiff.impls.reference.fast_counting import Grams, clipped, count_elements
+from metricdiff.impls.reference.fast.ngram_counts import Grams, clipped, count_elements
 from metricdiff.impls.reference.rouge_corpus import corpus_rouge
 from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_text import Sentences

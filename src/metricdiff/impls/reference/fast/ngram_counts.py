@@ -1,4 +1,4 @@
-"""N-gram counting for the fast paths (``fast_rouge``, ``fast_bleu``): each
+"""N-gram counting for the fast paths (``rouge_variants``, ``bleu_statistics``): each
 order counted into a plain dict by Counter's C helper, clipped matches taken
 over the key intersection with ``map``, so that both loops run in C.
 

@@ -7,7 +7,7 @@ reference's own (``bleu.bleu_from_statistics``); only the counting is redone:
 
 * the reference counts every order into one Counter of tuples, unigrams
   included, and clips in a Python loop over every hypothesis n-gram; here each
-  order is counted and clipped by ``fast_counting``, whose loops run in C;
+  order is counted and clipped by ``ngram_counts``, whose loops run in C;
 * the corpus sums are kept as plain ints and a float instead of a new
   ``BleuStats`` per segment.
 
@@ -29,7 +29,7 @@ from metricdiff.impls.reference.bleu import (
     statistics_options,
     usable_references,
 )
-from metricdiff.impls.reference.fast_counting import Grams, clipped, order_counts
+from metricdiff.impls.reference.fast.ngram_counts import Grams, clipped, order_counts
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult, BleuStats
 
