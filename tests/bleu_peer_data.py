@@ -3,9 +3,9 @@ fast-bleu, compare-mt, vizseq): real translations and the edge cases."""
 
 from __future__ import annotations
 
-from pathlib import Path
+from helpers import ROOT
 
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
+TRANSLATIONS = ROOT / "benchmarks" / "data" / "translations"
 
 
 def real_translations(first: int, last: int) -> tuple[list[str], list[list[str]]]:

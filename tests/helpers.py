@@ -18,6 +18,10 @@ import pytest
 from metricdiff.cli import main
 from metricdiff.impls import get_adapter
 
+#: The checkout's root, and the tests folder (its data: golden/, example_impls/).
+TESTS = Path(__file__).resolve().parent
+ROOT = TESTS.parent
+
 #: The packages a tokenizer imports beyond metricdiff's own dependencies (the
 #: extras ``ja`` and ``ko`` of pyproject.toml).
 TOKENIZER_MODULES: dict[str, tuple[str, ...]] = {
@@ -53,9 +57,7 @@ def translation_pairs(step: int = 10) -> tuple[list[str], list[list[str | None]]
     """Every ``step``-th line of the real German, French and Russian translation
     pairs of benchmarks/data/translations/ (its README gives the sources), as
     hypotheses and one reference each."""
-    from pathlib import Path
-
-    folder = Path(__file__).resolve().parent.parent / "benchmarks" / "data" / "translations"
+    folder = ROOT / "benchmarks" / "data" / "translations"
     hyps = (folder / "hyp.txt").read_text(encoding="utf-8").splitlines()[::step]
     refs = (folder / "ref.txt").read_text(encoding="utf-8").splitlines()[::step]
     return hyps, [[ref] for ref in refs]

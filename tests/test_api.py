@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 
 import metricdiff
+from helpers import ROOT
 from metricdiff.api import per_segment
 from metricdiff.cli import main
 from metricdiff.errors import InputError
 
-ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
 
 

@@ -5,9 +5,9 @@ order the page gives (a folder imports only folders below it)."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from helpers import ROOT
+
 PACKAGE = ROOT / "src" / "metricdiff"
 PAGE = ROOT / "docs" / "architecture.md"
 

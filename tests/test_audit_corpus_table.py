@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.auditing.run
-from helpers import interrupted_at, require_impl, run
+from helpers import TESTS, interrupted_at, require_impl, run
 from metricdiff.cli import main
 from metricdiff.comparison.attribution import Attribution, Contribution
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
@@ -119,7 +119,7 @@ def test_an_audit_without_a_corpus_of_the_users_has_no_table(
 def test_a_malformed_table_is_a_one_line_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, message: str
 ) -> None:
-    golden = Path(__file__).resolve().parent / "golden" / "audit_small"
+    golden = TESTS / "golden" / "audit_small"
     folder = tmp_path / "audit"
     folder.mkdir()
     for name in ("audit.json", "findings.json", "results.jsonl"):

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from metricdiff.cli import main
 from metricdiff.profiles import ALL_AXES
 from metricdiff.profiles.conventions import REGENERATE, conventions_markdown
 from metricdiff.profiles.profile import parse_signature
 
-ROOT = Path(__file__).resolve().parents[1]
 CONVENTIONS_PAGE = ROOT / "docs" / "conventions.md"
 
 

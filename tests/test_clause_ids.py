@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from metricdiff.profiles.clauses import SPEC_CLAUSES
-
-ROOT = Path(__file__).resolve().parents[1]
 
 #: A clause ID as the code cites it: a family prefix, then upper-case words,
 #: digits or a final wildcard.  A metric name such as ROUGE-1, ROUGE-Lsum or the

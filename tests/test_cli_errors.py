@@ -23,13 +23,11 @@ import metricdiff.auditing.journal
 import metricdiff.auditing.run
 import metricdiff.comparison.expectations
 import metricdiff.impls as adapters
-from helpers import interrupted_at, run
+from helpers import ROOT, interrupted_at, run
 from metricdiff.cases import bundled
 from metricdiff.cli import EXIT_INTERRUPTED
 from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.wording import plural
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def one_line_error(err: str, *parts: str) -> None:

@@ -16,14 +16,13 @@ documented behaviour (cited beside it), not from running the audit.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from helpers import ROOT
 from report_freshness import freshness
 
-ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 
 

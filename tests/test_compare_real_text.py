@@ -13,15 +13,15 @@ takes tens of seconds: they are marked ``slow``."""
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from metricdiff.cases.files import read_corpus
 from metricdiff.comparison.corpus import compare_corpus
 from metricdiff.comparison.gaps import Comparison, Gap
 
-DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
+DATA = ROOT / "benchmarks" / "data" / "translations"
 pytestmark = pytest.mark.slow
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import run
+from helpers import ROOT, run
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.bleu import BleuOptions
 from metricdiff.profiles.clauses import CLAUSES, clause_of_statistic, metric_clauses
@@ -23,7 +23,6 @@ from metricdiff.profiles.metrics import METRICS, paper_options
 from metricdiff.reports.conformance import conformance
 from metricdiff.reports.model import load_audit
 
-ROOT = Path(__file__).resolve().parents[1]
 UNCLIPPED = f"python:{ROOT / 'tests' / 'example_impls' / 'unclipped_bleu.py'}:bleu"
 
 

@@ -5,10 +5,9 @@ with its cause (tests/known_findings.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from helpers import ROOT
 from known_findings import FIXTURE_FINDINGS
 from metricdiff.cases import Expectation
 from metricdiff.cases.fixtures import load_all
@@ -21,7 +20,6 @@ from metricdiff.impls import (
     get_adapter,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
 # fixtures/found/ holds disagreements the audit found and explained: peers part from
 # the reference there by construction, and the audit, not this test, reports them.
 CASES = [

@@ -4,16 +4,14 @@ the convention it names, and it must refuse every reject_ case."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
+from helpers import ROOT
 from metricdiff.cases import Case
 from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.comparison.expectations import MATCHES, PASS, REFUSED, run_expectation
 from metricdiff.impls import get_adapter
 
-ROOT = Path(__file__).resolve().parents[1]
 FIXTURE_CASES = load_all(ROOT / "fixtures")
 SPEC_CASES = [case for spec in sorted((ROOT / "spec").glob("*.md"))
               for case in load_spec_examples(spec)]

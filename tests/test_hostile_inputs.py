@@ -32,6 +32,7 @@ from typing import Any
 import pytest
 
 import metricdiff.auditing.output as audit_output
+from helpers import TESTS
 from metricdiff.cli import main
 from metricdiff.cli._user_impls import write_inferred
 from metricdiff.comparison.expectations import Outcome
@@ -39,7 +40,7 @@ from metricdiff.locks.snapshot import Verification
 from metricdiff.reports import audit_reports
 from metricdiff.reports import check as check_report
 
-GOLDEN = Path(__file__).resolve().parent / "golden" / "audit_small"
+GOLDEN = TESTS / "golden" / "audit_small"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: object) -> tuple[int, str, str]:
@@ -328,7 +329,7 @@ def test_a_byte_order_mark_before_jsonl_is_dropped_and_said_once(
 
 # ------------------------------------- implementations that cannot score
 
-MULTI_BLEU = Path(__file__).resolve().parent / "example_impls" / "multi_bleu_like.py"
+MULTI_BLEU = TESTS / "example_impls" / "multi_bleu_like.py"
 
 
 def two_references(tmp_path: Path) -> list[str]:

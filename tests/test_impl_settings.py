@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import TESTS
 from metricdiff.cli import main
 from metricdiff.impls import UnsupportedOption, computes, resolve
 from metricdiff.impls.settings import ImplSpec, parse_spec
@@ -253,7 +254,7 @@ def test_snapshot_refuses_a_setting_before_scoring(
 def test_settings_declare_the_profile_of_your_own_implementation(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    spec = f"python:{Path(__file__).parent / 'example_impls' / 'my_bleu.py'}:bleu"
+    spec = f"python:{TESTS / 'example_impls' / 'my_bleu.py'}:bleu"
     documents = []
     for argv in (["--impl", f"{spec}[lowercase=unicode]"],
                  ["--impl", spec, "-o", "lowercase=unicode"]):

@@ -15,13 +15,12 @@ import attrs
 import pytest
 
 import metricdiff
+from helpers import ROOT
 from metricdiff import machine_paths
 from metricdiff.impls.peers.rouge155 import Rouge155Adapter
 from metricdiff.machine_paths import portable_name, without_machine_paths
 from metricdiff.profiles import RougeOptions
 from metricdiff.scoring.execution import CRASH, Job, describe, run_jobs
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True)

@@ -3,12 +3,10 @@ departures, defects and verdicts on a small hand-made audit."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
+from helpers import ROOT
 from metricdiff.reports.packages import HEADER, PackageRow, package_rows, table
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def _person(name: str, impl: str, label: str, profile: dict[str, str],

@@ -5,15 +5,13 @@ not installed."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from helpers import require_impl
+from helpers import ROOT, require_impl
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.jury import _metric
 
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
+TRANSLATIONS = ROOT / "benchmarks" / "data" / "translations"
 
 
 def real_pairs(first: int, count: int) -> list[tuple[str, str]]:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from metricdiff.errors import ImplementationFailed, UnsupportedOption
 from metricdiff.impls import get_adapter, resolve
 from metricdiff.impls.peers import multi_bleu
@@ -23,7 +24,7 @@ ADAPTER = get_adapter("multi-bleu")
 if ADAPTER.unavailable_reason():
     pytest.skip(ADAPTER.unavailable_reason(), allow_module_level=True)
 
-DATA = Path(__file__).parent.parent / "benchmarks" / "data" / "translations"
+DATA = ROOT / "benchmarks" / "data" / "translations"
 LINE = re.compile(r"BLEU = ([\d.]+), ([\d.]+)/([\d.]+)/([\d.]+)/([\d.]+) \(BP=([\d.]+)")
 
 

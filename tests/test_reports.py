@@ -26,6 +26,7 @@ from pathlib import Path
 import attrs
 import pytest
 
+from helpers import ROOT, TESTS
 from metricdiff.cli import main
 from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
@@ -40,7 +41,7 @@ from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run
 from metricdiff.reports.visible import visible, visible_html
 from metricdiff.statistics import BleuResult
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = TESTS / "golden"
 AUDIT = GOLDEN / "audit_small"
 EXPECTED = GOLDEN / "report_small"
 UPDATE = os.environ.get("METRICDIFF_UPDATE_GOLDEN") == "1"
@@ -349,7 +350,7 @@ def test_check_md_escapes_the_bars_of_a_signature() -> None:
 
 
 def test_every_axis_has_its_clause_and_every_clause_is_in_the_spec() -> None:
-    root = Path(__file__).resolve().parents[1]
+    root = ROOT
     for family, options in (("bleu", BleuOptions), ("rouge", RougeOptions)):
         mapped = [axis for _, axes in SPEC_CLAUSES[family] for axis in axes]
         assert sorted(mapped) == sorted(a for a in axis_names(options) if a not in SET_BY_NAME)

@@ -3,14 +3,12 @@ the signature parser is the exact inverse of the writer."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import run
+from helpers import TESTS, run
 from metricdiff.profiles import AXES, BleuOptions, ConventionError, RougeOptions, profile_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.profiles.profile import (
@@ -107,7 +105,7 @@ def test_a_bad_signature_is_one_line_and_exit_2(capsys, sig, message):
     assert err.count("\n") == 1 and err.startswith("metricdiff: error: ") and message in err
 
 
-MY_BLEU = Path(__file__).resolve().parent / "example_impls" / "my_bleu.py"
+MY_BLEU = TESTS / "example_impls" / "my_bleu.py"
 
 
 def test_explain_the_signature_of_a_user_implementation_without_a_profile(capsys, tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.atomic
-from helpers import run
+from helpers import TESTS, run
 from metricdiff.locks import snapshot
 
 # By hand (Papineni et al. 2002, no smoothing, uniform weights, N = 4):
@@ -368,7 +368,7 @@ def test_verify_refuses_a_lock_with_no_scores(capsys, project):
 
 # --- a user's implementation that reports only some statistics ---------------
 
-MY_BLEU = Path(__file__).resolve().parent / "example_impls" / "my_bleu.py"
+MY_BLEU = TESTS / "example_impls" / "my_bleu.py"
 
 
 def test_a_user_implementation_records_only_what_it_reports(capsys, project):

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.impls as adapters
-from helpers import run
+from helpers import TESTS, run
 from metricdiff.comparison.stages import first_difference
 from metricdiff.errors import BadSpec
 from metricdiff.impls import adapter_names, get_adapter
@@ -38,7 +38,7 @@ from metricdiff.impls.user import parse_command, read_score, result_from_fields
 from metricdiff.scoring.execution import validate
 from metricdiff.statistics import BleuResult
 
-EXAMPLES = Path(__file__).resolve().parent / "example_impls"
+EXAMPLES = TESTS / "example_impls"
 MY_BLEU = f"python:{EXAMPLES / 'my_bleu.py'}:bleu"
 MY_ROUGE = f"python:{EXAMPLES / 'my_rouge.py'}:rouge_n"
 PYTHON = shlex.quote(sys.executable)

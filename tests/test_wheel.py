@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from helpers import ROOT
 from metricdiff.cases.fixtures import load_all, load_spec_examples
-
-ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.slow
 
