@@ -1,4 +1,4 @@
-"""Adapters that misbehave on purpose, for ``test_execution.py``.
+"""Adapters that misbehave on purpose, for ``scoring/test_execution.py``.
 
 They are loaded by ``Job.adapter_path`` ("fake_adapters:Class") in worker
 processes, which find this module because ``tests/`` is on ``sys.path`` (pytest

@@ -6,7 +6,7 @@ visible and so that the pin fails when a library release changes it.
 involved.  ``FINDING_INPUTS`` holds each case's minimal input: hypotheses,
 per-segment references and the axis overrides applied on top of the adapter's
 declared profile (the reference runs with exactly the same options).
-``tests/test_adapter_conformance_bleu.py`` asserts that every pinned case still
+``tests/impls/peers/test_bleu_conformance.py`` asserts that every pinned case still
 disagrees: a compared field differs, or the library raises the exception named in
 ``raises``.
 """

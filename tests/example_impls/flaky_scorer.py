@@ -1,4 +1,4 @@
-"""A program that misbehaves on purpose, for ``tests/test_user_impls.py``:
+"""A program that misbehaves on purpose, for ``tests/impls/user/test_user_impls.py``:
 ``python flaky_scorer.py HYP REF`` exits with status 3 when a hypothesis
 contains CRASH, prints no number when one contains GARBAGE, and otherwise
 prints ``BLEU = 100.00`` (it thinks everything is perfect)."""

@@ -1,4 +1,4 @@
-"""A stand-in for Moses' multi-bleu.perl, for ``tests/test_user_impls.py``:
+"""A stand-in for Moses' multi-bleu.perl, for ``tests/impls/user/test_user_impls.py``:
 ``python multi_bleu_like.py [-lc] REF... < HYP`` prints one line like
 ``BLEU = 33.93, 58.3/45.5/30.0/16.7 (BP=1.000, ratio=1.091, hyp_len=24, ref_len=22)``.
 

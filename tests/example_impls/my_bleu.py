@@ -1,4 +1,4 @@
-"""A user's own corpus BLEU, written for ``tests/test_user_impls.py`` without
+"""A user's own corpus BLEU, written for ``tests/impls/user/test_user_impls.py`` without
 looking at metricdiff's reference: what ``--impl python:...:bleu`` audits.
 
 Its conventions, in metricdiff's vocabulary (what the audit must infer):

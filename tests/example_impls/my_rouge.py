@@ -1,4 +1,4 @@
-"""A user's own ROUGE-N, written for ``tests/test_user_impls.py``: what
+"""A user's own ROUGE-N, written for ``tests/impls/user/test_user_impls.py``: what
 ``--impl python:...:rouge_n`` audits.
 
 Its conventions, in metricdiff's vocabulary (what the audit must infer):

@@ -1,5 +1,5 @@
 """A user's corpus BLEU that forgets to clip, written for
-``tests/test_conformance_clauses.py``: what a first attempt at BLEU often looks
+``tests/reports/test_conformance.py``: what a first attempt at BLEU often looks
 like.  A hypothesis n-gram counts as a match every time it occurs, as long as it
 occurs in some reference (Papineni et al. 2002 §2.1 clip it by its largest count
 in a single reference: "the the the the" against "the cat" matches once, not

@@ -1,6 +1,6 @@
 """Regenerate ``tests/golden/audit_small/``: a real ``metricdiff audit --out`` on six
 fixed lines, with the peers installed (sacrebleu, nltk, rouge-score) and the
-``crashy`` implementation of ``test_audit.py`` (the reference's BLEU, raising on
+``crashy`` implementation of ``auditing/test_audit.py`` (the reference's BLEU, raising on
 ``BOOM``) taking part, so that the folder holds a crash, an explained and an
 unexplained conformance finding, agreement findings, and texts with tabs,
 no-break and zero-width spaces, a combining mark and ``<script>``.
@@ -8,7 +8,7 @@ no-break and zero-width spaces, a combining mark and ``<script>``.
     .venv/bin/python tests/golden/make_audit_small.py
 
 The golden reports (``tests/golden/report.*``) are made from the folder by
-``METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_reports.py``.  Only the
+``METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/reports/test_reports.py``.  Only the
 three files the reports read are kept; the journal and reports the audit writes
 are removed.
 """
@@ -42,10 +42,11 @@ REFS = [
 
 
 def main() -> int:
-    sys.path.insert(0, str(TESTS))
+    sys.path[:0] = [str(TESTS), str(TESTS / "auditing")]
+    import test_audit  # type: ignore[import-not-found]
+
     import metricdiff.findings.witness
     import metricdiff.impls as adapters
-    import test_audit  # type: ignore[import-not-found]
     from metricdiff.cli import main as cli
     from metricdiff.scoring.execution import Job
 

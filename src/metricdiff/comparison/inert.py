@@ -2,7 +2,7 @@
 attribution (``attribution.attribute``), given 0 without being scored.
 
 Each rule follows from the definitions in ``spec/*.md``, not from the data
-happening to agree; ``tests/test_attribution.py`` checks every rule against
+happening to agree; ``tests/comparison/test_attribution.py`` checks every rule against
 the reference on generated corpora.  An axis on which two profiles differ
 is inert when:
 

@@ -2,7 +2,7 @@
 ``evaluate``'s ``bleu``, itself the TensorFlow NMT ``compute_bleu``).
 
 Declared default profile, read from the type stubs ``bleuscore/__init__.pyi``
-(0.2.0) and checked against direct calls (tests/test_peer_bleuscore.py):
+(0.2.0) and checked against direct calls (tests/impls/peers/test_bleuscore.py):
 
 * ``tokenize=13a-white-space``: ``compute`` runs its own ``tokenizer_13a`` on
   every line (HF's copy of sacrebleu's 13a, in Rust); there is no switch, so the

@@ -70,7 +70,7 @@ Checked against the script's own ``stem`` subroutine (run with perl 5.36): equal
 on all 48,546 words tried (9,504 WordNet exception forms and lemmas, 19,042
 English words, 20,000 generated strings heavy in ``y``, digits and suffixes), and
 token for token on a whole ROUGE-1.5.5.pl ``-m`` run over 49,193 tokens; see
-``tests/test_rouge_text.py``.  It differs from NLTK on 1.2% (``porter-nltk``) and 0.4%
+``tests/impls/text/test_rouge_text.py``.  It differs from NLTK on 1.2% (``porter-nltk``) and 0.4%
 (``porter-original``) of 26,175 English words longer than 3 letters, mostly
 in step 4 and, for ``porter-nltk``, step 1c ("always": alwai vs alway).
 

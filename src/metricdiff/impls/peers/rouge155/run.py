@@ -74,7 +74,7 @@ def printed_scores(
     ratio a ``%7.5f`` string, 0 when its total is 0, and F formed from those two
     strings with ``-p``'s alpha, then rounded the same way.  Perl's ``sprintf``
     and numification and Python's agree on every such string and ratio;
-    ``tests/test_rouge155_one_run.py`` holds the result to the script's own
+    ``tests/impls/peers/rouge155/test_run.py`` holds the result to the script's own
     ``-t 0`` scores."""
     recall = _five(matches / ref_total if ref_total else 0.0)
     precision = _five(matches / hyp_total if hyp_total else 0.0)

@@ -1,9 +1,10 @@
 """A fast path for the reference's BLEU statistics and corpus BLEU.
 
-Not a definition: ``bleu.py`` is the reference, and tests/test_fast_bleu.py holds
-this module equal to it (the same ``BleuStats`` for every segment, the same
-``BleuResult`` for every corpus, exactly).  The score formula is the
-reference's own (``bleu.bleu_from_statistics``); only the counting is redone:
+Not a definition: ``bleu.py`` is the reference, and
+tests/impls/reference/fast/test_bleu_statistics.py holds this module equal to it
+(the same ``BleuStats`` for every segment, the same ``BleuResult`` for every
+corpus, exactly). The score formula is the reference's own
+(``bleu.bleu_from_statistics``); only the counting is redone:
 
 * the reference counts every order into one Counter of tuples, unigrams
   included, and clips in a Python loop over every hypothesis n-gram; here each

@@ -3,7 +3,7 @@ ROUGE-S and -SU skip-bigrams, ROUGE-1.5.5's ROUGE-W marks, and the same pair
 counted again under another profile.
 
 Not a definition: ``rouge_counts`` and ``lcs`` are the reference, and
-tests/test_fast_rouge_counts.py holds this module equal to them (exact values).
+tests/impls/reference/fast/test_rouge_pair_counts.py holds this module equal to them (exact values).
 
 The audit's explainer scores the same few cases under many profiles.  Those
 that differ only after the counts already share them (``rouge.counting_options``);

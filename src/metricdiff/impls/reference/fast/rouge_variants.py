@@ -2,11 +2,11 @@
 ROUGE-L of a corpus, several variants in one pass.
 
 Not a definition: ``rouge_counts`` and ``rouge`` are the reference, and
-tests/test_fast_rouge.py holds this module equal to ``rouge_shared.score_variants``
-result for result (exact floats).  It covers the variants the multi-metric
-``score`` call mostly asks for (``variant=n`` and ``variant=l``);
-``fast_score_variants`` returns None for anything else, and the caller then
-takes the readable path.
+tests/impls/reference/fast/test_rouge_variants.py holds this module equal to
+``rouge_shared.score_variants`` result for result (exact floats). It covers the
+variants the multi-metric ``score`` call mostly asks for (``variant=n`` and
+``variant=l``); ``fast_score_variants`` returns None for anything else, and the
+caller then takes the readable path.
 
 Where the time goes in the readable path, and what is done instead here:
 

@@ -39,7 +39,7 @@ class Tokenizer(abc.ABC):
     #: Whether every ASCII letter and digit of a text reaches some token (case
     #: aside; markup aside too: mteval's 13a and intl unescape ``&quot;`` and drop
     #: ``<skipped>``, which stand for no text).  ``lost_input`` trusts it to skip
-    #: ASCII text, which is most text; tests/test_lost_input.py checks it for
+    #: ASCII text, which is most text; tests/impls/text/test_lost_input.py checks it for
     #: every tokenizer.
     keeps_ascii: ClassVar[bool] = True
     #: Whether a line break is already a separator to it that it counts as such

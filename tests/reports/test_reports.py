@@ -6,7 +6,7 @@ committed audit folder ``tests/golden/audit_small/`` (a real audit, made by
 ``tests/golden/make_audit_small.py``).  They were checked by hand once; after
 an intended change of format, regenerate them with
 
-    METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/test_reports.py
+    METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/reports/test_reports.py
 
 and read the diff.  The other tests derive what they expect by hand: the
 markers of invisible characters from their code points, the matrices and

@@ -3,8 +3,8 @@
 audit folder as ``compare.json`` so that ``report --from`` renders the same; and
 it prints and writes each metric as soon as that metric is done.
 
-The corpus is ``test_audit.py``'s: two lines that match their references but for
-punctuation attached to a word.  By hand (counts in ``test_audit.py``'s
+The corpus is ``auditing/test_audit.py``'s: two lines that match their references but for
+punctuation attached to a word.  By hand (counts in ``auditing/test_audit.py``'s
 docstring): under the paper's ``tokenize=none`` the corpus has clipped matches
 10, 7, 5, 3 of 12, 10, 8, 6 n-grams; under sacrebleu's ``13a`` (the full stop
 and the comma split off) 12, 9, 6, 4 of 14, 12, 10, 8.  Every order has matches,

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_execution import ROUGE1, check, fake_job, fine
 
 import metricdiff
 from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG
@@ -25,7 +26,6 @@ from metricdiff.impls import AdapterUnavailable
 from metricdiff.scoring.execution import CaseResult, Job, run_jobs
 from metricdiff.scoring.executors import RAY_INSTALL, RayExecutor, open_executor
 from metricdiff.statistics import RougeResult
-from test_execution import ROUGE1, check, fake_job, fine
 
 
 @pytest.fixture(scope="module")

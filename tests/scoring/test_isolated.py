@@ -46,7 +46,7 @@ FINE = {"recall": 0.5, "precision": 0.5, "fmeasure": 0.25, "matches": 1.0,
 
 @pytest.fixture
 def misbehaving(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``misbehaving`` in the registry, as ``test_cli_errors.py`` registers
+    """``misbehaving`` in the registry, as ``cli/test_cli_errors.py`` registers
     ``ghost``; a worker finds the class as ``fake_adapters:MisbehavingAdapter``
     (``tests/`` is on the ``sys.path`` each worker gets)."""
     monkeypatch.setitem(sys.modules, "metricdiff.impls._test_misbehaving",

@@ -67,7 +67,7 @@ class GhostBleuAdapter(ReferenceBleuAdapter):
 
 @pytest.fixture
 def ghost(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Register ``ghost`` for BLEU (as ``test_audit.py`` registers ``crashy``)."""
+    """Register ``ghost`` for BLEU (as ``auditing/test_audit.py`` registers ``crashy``)."""
     module = sys.modules[GhostBleuAdapter.__module__]
     monkeypatch.setitem(sys.modules, "metricdiff.impls._test_ghost", module)
     monkeypatch.setitem(adapters._REGISTRY, "ghost", {"bleu": "_test_ghost:GhostBleuAdapter"})

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from test_rouge155_adapter import adapter, needs_perl, script_data, script_path
 
 from metricdiff.impls.peers import rouge155
 from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter, guarded
 from metricdiff.statistics import RougeResult
-from test_adapter_rouge155 import adapter, needs_perl, script_data, script_path
 
 __all__ = ["adapter", "script_data"]  # fixtures, used by name
 

@@ -4,7 +4,7 @@ implementations that cannot score, and one-line errors.
 Scores are checked against the peer libraries called directly; every gap
 against the identity the attribution guarantees (contributions + residual =
 delta).  The contributions themselves are derived by hand in
-``test_attribution.py``."""
+``comparison/test_attribution.py``."""
 
 from __future__ import annotations
 
