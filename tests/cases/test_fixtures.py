@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from metricdiff.cases import bundled
-from metricdiff.cases.bundled import bundled_cases
-from metricdiff.cases.fixtures import load_all, load_file
+from metricdiff.cases.fixtures import bundled_cases, load_all, load_file
 from metricdiff.errors import FixtureError
 
 GOOD = '''format = 1

@@ -1,4 +1,5 @@
-"""The cases that ship with metricdiff: the fixture files and the specs' worked examples.
+"""Where the cases that ship with metricdiff live: the fixture files and the specs'
+worked examples (``fixtures.bundled_cases`` reads them).
 
 Both live once, at the root of the source checkout, where they are written and
 documented: ``fixtures/**/*.toml`` and the ``toml metricdiff-example`` blocks of
@@ -16,12 +17,8 @@ never with the machine's path: locations end up in ``audit.json`` and reports.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from metricdiff.machine_paths import portable_name
-
-if TYPE_CHECKING:
-    from metricdiff.cases.case import Case
 
 PACKAGE = Path(__file__).resolve().parents[1]
 
@@ -51,12 +48,3 @@ def shown(path: Path) -> Path:
     if any(resolved.is_relative_to(shipped_folder(name)) for name in ("fixtures", "spec")):
         return Path(portable_name(resolved))
     return path
-
-
-def bundled_cases() -> list[Case]:
-    """Every bundled case: the fixture files' and the specs' worked examples, with
-    IDs unique across both (FixtureError, naming both places, if not)."""
-    from metricdiff.cases.fixtures import load_all, load_spec_examples, with_unique_ids
-
-    examples = (case for spec in spec_files() for case in load_spec_examples(spec))
-    return with_unique_ids([*load_all(fixtures_folder()), *examples])

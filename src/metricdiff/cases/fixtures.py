@@ -170,3 +170,10 @@ def with_unique_ids(cases: Iterable[Case]) -> list[Case]:
 def load_all(root: Path) -> list[Case]:
     """Every case under ``root``; IDs must be unique across files."""
     return with_unique_ids(case for path in iter_fixture_files(root) for case in load_file(path))
+
+
+def bundled_cases() -> list[Case]:
+    """Every bundled case: the fixture files' and the specs' worked examples, with
+    IDs unique across both (FixtureError, naming both places, if not)."""
+    examples = (case for spec in bundled.spec_files() for case in load_spec_examples(spec))
+    return with_unique_ids([*load_all(bundled.fixtures_folder()), *examples])

@@ -5,8 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from metricdiff.cases.bundled import bundled_cases
-from metricdiff.cases.fixtures import load_all
+from metricdiff.cases.fixtures import bundled_cases, load_all
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
