@@ -116,7 +116,7 @@ def test_a_running_ray_is_joined_and_left_running(executor: RayExecutor) -> None
 def test_workers_with_another_metricdiff_are_refused(
     executor: RayExecutor, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(metricdiff, "__version__", "0.0.0-other")
+    monkeypatch.setattr(metricdiff._version, "__version__", "0.0.0-other")
     with pytest.raises(AdapterUnavailable, match=r"Ray workers run metricdiff \S+, this is 0.0"):
         RayExecutor().start()  # joins the running Ray, and leaves it running
     [[result]] = run_jobs([fake_job(["x"])], timeout=NO_HANG, executor=executor)

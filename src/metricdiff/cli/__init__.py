@@ -22,7 +22,7 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 
-from metricdiff import __version__
+from metricdiff._version import __version__
 from metricdiff.cli._common import (
     EXIT_IMPLEMENTATION_FAILED,
     EXIT_INTERRUPTED,

@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
+from metricdiff._version import __version__
 from metricdiff.errors import AdapterUnavailable, UnsupportedOption
 from metricdiff.impls.settings import merged_settings, spec_text
 from metricdiff.profiles import (
@@ -172,8 +173,6 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     def version(self) -> str:
         """The installed version of the peer, or ``unknown``."""
         if self.distribution is None:
-            from metricdiff import __version__
-
             return __version__
         import importlib.metadata  # here: it costs start-up, and the reference needs none
 

@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 import tomli_w
 
+from metricdiff._version import __version__
 from metricdiff.atomic import write_atomic
 from metricdiff.errors import InputError, OutputError
 
@@ -97,8 +98,6 @@ class Environment:
 
 
 def current_environment() -> Environment:
-    from metricdiff import __version__
-
     python = f"{platform.python_implementation()} {platform.python_version()}"
     return Environment(__version__, python, platform.platform())
 

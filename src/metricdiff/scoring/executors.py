@@ -56,7 +56,7 @@ from typing import Any
 
 import attrs
 
-import metricdiff
+from metricdiff import _version
 from metricdiff.impls import AdapterUnavailable
 from metricdiff.scoring import execution, worker
 from metricdiff.scoring.execution import CRASH, CaseResult, Executor, Job, OnResult, describe
@@ -144,7 +144,7 @@ def _score_chunk(job: Job, timeout: float | None, shipped: Shipped
 
 def _probe() -> str:
     """A Ray task: the metricdiff version the node imports."""
-    return metricdiff.__version__
+    return _version.__version__
 
 
 class RayExecutor:
@@ -217,10 +217,10 @@ class RayExecutor:
                 f"--executor ray: Ray workers cannot run metricdiff ({_ray_reason(error)}); "
                 "install it on every node or submit the audit as a Ray job with a runtime_env"
             ) from None
-        if theirs != metricdiff.__version__:
+        if theirs != _version.__version__:
             raise AdapterUnavailable(
                 f"--executor ray: Ray workers run metricdiff {theirs}, this is "
-                f"{metricdiff.__version__}"
+                f"{_version.__version__}"
             )
 
     def _shipped(self) -> Shipped:
