@@ -1,6 +1,7 @@
-"""One exception root: every exception metricdiff defines is in ``metricdiff.errors``
-and derives from ``MetricdiffError``; the command line turns each into one line
-and the exit status of whose fault it is."""
+"""One exception root: every exception metricdiff defines derives from
+``MetricdiffError`` and is in ``metricdiff.errors``, or, raised by one peer alone,
+with that peer; the command line turns each into one line and the exit status of
+whose fault it is."""
 
 from __future__ import annotations
 
@@ -29,14 +30,28 @@ def _exception_classes() -> set[type[BaseException]]:
     return found
 
 
-def test_every_exception_is_defined_in_errors_under_the_root() -> None:
+#: The exceptions one peer alone raises, defined with it.
+PEER_ERRORS = {"DataDirError": "metricdiff.impls.peers.rouge155.data",
+               "Rouge155Error": "metricdiff.impls.peers.rouge155.failures",
+               "Rouge155ScriptDied": "metricdiff.impls.peers.rouge155.failures"}
+
+
+def test_every_exception_is_defined_in_errors_or_its_peer_under_the_root() -> None:
     classes = _exception_classes()
     assert classes  # the walk found the ones the modules import
     for cls in classes:
-        assert cls.__module__ == "metricdiff.errors", cls
+        assert cls.__module__ == PEER_ERRORS.get(cls.__name__, "metricdiff.errors"), cls
         assert issubclass(cls, errors.MetricdiffError), cls
-    # And errors.__all__ names them all.
-    assert {cls.__name__ for cls in classes} <= set(errors.__all__)
+    # And errors.__all__ names all of its own.
+    assert {cls.__name__ for cls in classes} - set(PEER_ERRORS) <= set(errors.__all__)
+    assert set(PEER_ERRORS) <= {cls.__name__ for cls in classes}
+
+
+def _class(name: str) -> type[BaseException]:
+    """The exception class ``name``, wherever it is defined."""
+    found: type[BaseException] = getattr(importlib.import_module(
+        PEER_ERRORS.get(name, "metricdiff.errors")), name)
+    return found
 
 
 @pytest.mark.parametrize(("name", "builtin"), [
@@ -62,7 +77,7 @@ def test_every_exception_is_defined_in_errors_under_the_root() -> None:
     ("Rouge155Error", RuntimeError),
 ])
 def test_the_builtin_bases_are_kept(name: str, builtin: type[Exception]) -> None:
-    assert issubclass(getattr(errors, name), builtin)
+    assert issubclass(_class(name), builtin)
 
 
 def test_whose_fault_it_is() -> None:
@@ -71,8 +86,8 @@ def test_whose_fault_it_is() -> None:
     failed = {"ImplementationFailed", "EmptyInputError", "InvalidOutput", "CommandFailed",
               "CommandTimedOut",
               "MissingReferenceError", "Rouge155Error", "Rouge155ScriptDied"}
-    for name in errors.__all__:
-        cls = getattr(errors, name)
+    for name in [*errors.__all__, *PEER_ERRORS]:
+        cls = _class(name)
         if cls is errors.MetricdiffError or cls is errors.ImplementationError:
             continue
         assert issubclass(cls, errors.ImplementationError) == (name in failed), name

@@ -10,6 +10,10 @@ says (``cli/__init__.py``):
   lacks (a file, a fixture, a lock, an axis value, a missing package): exit
   status 2.
 
+An exception only one peer raises is defined with that peer, under these
+classes (``impls/peers/rouge155/``'s ``Rouge155Error``, an ``ImplementationError``),
+so that this module, which every step imports, imports nothing of metricdiff.
+
 Every message is one line that names the file and line where there is one, and
 says how to fix it.  A class that used to derive from a built-in exception
 (``ValueError``, ``RuntimeError``) still does, so an ``except ValueError`` written
@@ -17,13 +21,6 @@ against it keeps working.
 """
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from metricdiff.impls.peers.rouge155.failures import CaseFailure
-    from metricdiff.statistics import RougeResult
 
 
 class MetricdiffError(Exception):
@@ -86,10 +83,6 @@ class TextResourceUnavailable(TokenizerUnavailable):
     """
 
 
-class DataDirError(MetricdiffError, RuntimeError):
-    """The ROUGE-1.5.5 stopword list or exception database could not be prepared."""
-
-
 # --- what an implementation did -------------------------------------------------
 
 
@@ -120,33 +113,8 @@ class CommandTimedOut(CommandFailed):
 
 
 class MissingReferenceError(ImplementationError, ValueError):
-    """pycocoevalcap refuses a segment that has no reference at all."""
-
-
-class Rouge155Error(ImplementationError, RuntimeError):
-    """Some segments killed the ROUGE-1.5.5 script; ``results`` holds every other
-    segment's result (``None`` for the failed ones) and ``failures`` the script's
-    messages."""
-
-    def __init__(
-        self, failures: Sequence[CaseFailure], results: Sequence[RougeResult | None]
-    ) -> None:
-        self.failures = list(failures)
-        self.results = list(results)
-        first = self.failures[0]
-        more = f" (and {len(self.failures) - 1} more)" if len(self.failures) > 1 else ""
-        super().__init__(
-            f"ROUGE-1.5.5.pl failed on segment {first.index}{more}: {first.message}"
-        )
-
-
-class Rouge155ScriptDied(ImplementationError):
-    """The ROUGE-1.5.5 script died on a batch; the adapter catches it and bisects
-    the batch to find the segments that kill it."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    """An implementation refuses a segment that has no reference at all (pycocoevalcap,
+    fast-bleu)."""
 
 
 # --- what a check found -----------------------------------------------------------
@@ -162,7 +130,6 @@ __all__ = [
     "CommandFailed",
     "CommandTimedOut",
     "ConventionError",
-    "DataDirError",
     "EmptyInputError",
     "FixtureError",
     "ImplementationError",
@@ -175,8 +142,6 @@ __all__ = [
     "MissingReferenceError",
     "OutputError",
     "PeerNotInstalled",
-    "Rouge155Error",
-    "Rouge155ScriptDied",
     "TextResourceUnavailable",
     "TokenizerUnavailable",
     "UnsupportedOption",

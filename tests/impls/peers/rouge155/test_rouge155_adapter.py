@@ -18,10 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from metricdiff.errors import Rouge155Error
 from metricdiff.impls import UnsupportedOption, get_adapter
 from metricdiff.impls.peers import rouge155
-from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter
+from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter, Rouge155Error
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 

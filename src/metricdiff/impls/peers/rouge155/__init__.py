@@ -133,16 +133,20 @@ ROUGE-N) and ``-v``/``-h``/``-H``: not reachable.
 
 from __future__ import annotations
 
-from metricdiff.errors import DataDirError, Rouge155Error
 from metricdiff.impls.peers.rouge155.adapter import METRICS, Rouge155Adapter
 from metricdiff.impls.peers.rouge155.data import (
     NO_EXCEPTIONS,
     WORDNET,
+    DataDirError,
     cache_root,
     data_dir,
     exception_db_probe,
 )
-from metricdiff.impls.peers.rouge155.failures import CaseFailure
+from metricdiff.impls.peers.rouge155.failures import (
+    CaseFailure,
+    Rouge155Error,
+    Rouge155ScriptDied,
+)
 from metricdiff.impls.peers.rouge155.flags import method_label, script_flags
 from metricdiff.impls.peers.rouge155.locate import (
     SCRIPT,
@@ -160,6 +164,7 @@ __all__ = [
     "DataDirError",
     "Rouge155Adapter",
     "Rouge155Error",
+    "Rouge155ScriptDied",
     "cache_root",
     "data_dir",
     "exception_db_probe",

