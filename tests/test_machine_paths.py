@@ -57,7 +57,8 @@ def test_the_standard_library_home_and_peers_folders(tmp_path: Path) -> None:
     assert portable_name(Path(subprocess.__file__)) == f"{stdlib.name}/subprocess.py"
     assert without_machine_paths(f"{tmp_path}/home/notes/hyp.txt") == "~/notes/hyp.txt"
     peer = tmp_path / "peers" / "py-rouge" / "rouge" / "rouge.py"
-    assert portable_name(peer) == "metricdiff-peers/py-rouge/rouge/rouge.py"
+    assert portable_name(peer, tmp_path / "peers") == "metricdiff-peers/py-rouge/rouge/rouge.py"
+    assert portable_name(peer) == str(peer)  # a folder it is not given is not known
 
 
 def test_other_paths_and_near_misses_are_left_alone(tmp_path: Path) -> None:
@@ -72,6 +73,14 @@ def test_a_crash_description_has_no_machine_path() -> None:
     error = FileNotFoundError(2, "No such file or directory", f"{purelib}/pkg/data.txt")
     assert describe(error) == (
         "FileNotFoundError: [Errno 2] No such file or directory: 'site-packages/pkg/data.txt'"
+    )
+
+
+def test_a_crash_description_names_the_isolated_peers_folder(tmp_path: Path) -> None:
+    # The fixture set $METRICDIFF_PEERS_DIR (docs: the peers folder) to tmp_path/peers.
+    error = ImportError(f"cannot import name 'x' from {tmp_path}/peers/jury/jury/__init__.py")
+    assert describe(error) == (
+        "ImportError: cannot import name 'x' from metricdiff-peers/jury/jury/__init__.py"
     )
 
 

@@ -7,7 +7,8 @@ checkout and the environment's layout into ``findings.json`` and every report
 made from it; two machines would write different bytes for the same finding.
 What metricdiff records names such files from a place every installation has
 instead: ``metricdiff/…`` (the package), ``site-packages/…`` (an installed
-library), ``metricdiff-peers/…`` (the isolated peers), ``python3.11/…`` (the
+library), ``metricdiff-peers/…`` (the isolated peers' folder, which the caller
+gives: ``impls/peers/_isolated.py`` knows where it is), ``python3.11/…`` (the
 standard library), a path relative to the source checkout, or ``~/…``.  Any
 other path is left as it is.
 """
@@ -46,16 +47,15 @@ def _site_packages() -> list[str]:
     return folders
 
 
-@functools.lru_cache(maxsize=1)
-def _prefixes() -> tuple[tuple[str, str], ...]:
+@functools.lru_cache(maxsize=4)
+def _prefixes(peers: str | None) -> tuple[tuple[str, str], ...]:
     """(folder, what it is called instead), most specific folder first."""
-    from metricdiff.impls.peers._isolated import peers_dir
-
     package = Path(__file__).resolve().parent
     named: dict[str, str] = {str(Path(folder)): "site-packages" for folder in _site_packages()}
     stdlib = Path(sysconfig.get_paths()["stdlib"])
     named[str(stdlib)] = stdlib.name
-    named[str(peers_dir())] = "metricdiff-peers"
+    if peers is not None:
+        named[peers] = "metricdiff-peers"
     checkout = _checkout_root(package)
     if checkout is not None:
         named[str(checkout)] = ""
@@ -69,14 +69,15 @@ def _prefixes() -> tuple[tuple[str, str], ...]:
                  for folder, label in ordered if len(folder) > 1)
 
 
-def without_machine_paths(text: str) -> str:
+def without_machine_paths(text: str, peers: Path | None = None) -> str:
     """``text`` with every file under a known folder named from that folder (see
-    the module docstring); the rest of the text unchanged."""
-    for folder, label in _prefixes():
+    the module docstring; ``peers``: the isolated peers' folder); the rest of the
+    text unchanged."""
+    for folder, label in _prefixes(None if peers is None else str(peers)):
         text = text.replace(folder, label)
     return _OTHER_SITE_PACKAGES.sub("site-packages/", text)
 
 
-def portable_name(path: Path) -> str:
+def portable_name(path: Path, peers: Path | None = None) -> str:
     """``path`` as ``without_machine_paths`` names it, with ``/`` between parts."""
-    return without_machine_paths(str(path.resolve())).replace(os.sep, "/")
+    return without_machine_paths(str(path.resolve()), peers).replace(os.sep, "/")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from metricdiff.impls.peers._isolated import peers_dir
 from metricdiff.machine_paths import without_machine_paths
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -103,7 +104,7 @@ def message_of(error: BaseException) -> str:
 def describe(error: BaseException) -> str:
     """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters, with
     no machine-specific path (it goes into findings and reports)."""
-    message = without_machine_paths(" ".join(message_of(error).split()))
+    message = without_machine_paths(" ".join(message_of(error).split()), peers_dir())
     name = type(error).__name__
     return _short(f"{name}: {message}" if message else name)
 
