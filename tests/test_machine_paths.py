@@ -20,7 +20,9 @@ from metricdiff import machine_paths
 from metricdiff.impls.peers.rouge155 import Rouge155Adapter
 from metricdiff.machine_paths import portable_name, without_machine_paths
 from metricdiff.profiles import RougeOptions
-from metricdiff.scoring.execution import CRASH, Job, describe, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CRASH, Job
+from metricdiff.scoring.validate import describe
 
 
 @pytest.fixture(autouse=True)

@@ -31,7 +31,7 @@ from metricdiff.comparison.expectations import MATCHES, run_expectation
 from metricdiff.impls.base import References
 from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
-from metricdiff.scoring.execution import Job
+from metricdiff.scoring.jobs import Job
 from metricdiff.statistics import BleuResult
 
 HYPS = ["the cat sat on the mat.", "a dog, ran in the park"]

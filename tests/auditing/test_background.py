@@ -15,7 +15,8 @@ import metricdiff.auditing.run
 from helpers import corpus_files, interrupted_at, run
 from metricdiff.auditing.background import CAN_FORK, Background
 from metricdiff.profiles.bleu import BleuOptions
-from metricdiff.scoring.execution import Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import Job
 
 pytestmark = pytest.mark.skipif(not CAN_FORK, reason="no os.fork on this platform")
 

@@ -22,7 +22,8 @@ from metricdiff.auditing.journal import JOURNAL_NAME, Journal, ProgressLine, cas
 from metricdiff.impls.base import References
 from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from metricdiff.profiles import BleuOptions
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.statistics import BleuResult, RougeResult
 
 HYPS = ["the cat sat on the mat.", "a dog, ran in the park", "hello world , again",

@@ -48,7 +48,7 @@ def main() -> int:
     import metricdiff.findings.witness
     import metricdiff.impls as adapters
     from metricdiff.cli import main as cli
-    from metricdiff.scoring.execution import Job
+    from metricdiff.scoring.jobs import Job
 
     # As test_audit's ``crashy`` fixture does, without pytest.
     sys.modules["metricdiff.impls._test_crashy"] = test_audit

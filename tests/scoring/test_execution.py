@@ -29,19 +29,9 @@ from metricdiff.impls.peers import rouge155
 from metricdiff.impls.peers.rouge155 import CaseFailure, Rouge155Adapter
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.profiles.metrics import with_variant
-from metricdiff.scoring.execution import (
-    CRASH,
-    INVALID,
-    MAX_ERROR,
-    OK,
-    TIMEOUT,
-    CaseResult,
-    Job,
-    describe,
-    run_jobs,
-    shutdown_workers,
-    validate,
-)
+from metricdiff.scoring.execution import run_jobs, shutdown_workers
+from metricdiff.scoring.jobs import CRASH, INVALID, MAX_ERROR, OK, TIMEOUT, CaseResult, Job
+from metricdiff.scoring.validate import describe, validate
 from metricdiff.statistics import BleuResult, RougeResult
 
 ROUGE1 = with_variant(RougeOptions(), "rouge-1")

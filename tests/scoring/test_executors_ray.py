@@ -23,8 +23,9 @@ from fake_adapters import HANG_TIMEOUT, MARKERS, NO_HANG
 from helpers import corpus_files
 from metricdiff.cli import main
 from metricdiff.impls import AdapterUnavailable
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
 from metricdiff.scoring.executors import RAY_INSTALL, RayExecutor, open_executor
+from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.statistics import RougeResult
 
 

@@ -9,7 +9,7 @@ import math
 
 import pytest
 
-from metricdiff.scoring.execution import CRASH, OK, CaseResult, Raised
+from metricdiff.scoring.jobs import CRASH, OK, CaseResult, Raised
 from metricdiff.scoring.outcomes import Outcomes, headlines
 from metricdiff.statistics import MISSING, BleuResult, RougeResult
 

@@ -11,7 +11,7 @@ import attrs
 
 if TYPE_CHECKING:
     from metricdiff.auditing.journal import Journal
-    from metricdiff.scoring.execution import Executor
+    from metricdiff.scoring.jobs import Executor
 
 
 def _names(impls: Iterable[str] | None) -> tuple[str, ...] | None:

@@ -17,7 +17,7 @@ from metricdiff.findings.explain import Explanation, Reproducer, explain
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness, stage_of
 from metricdiff.profiles.metrics import Options
-from metricdiff.scoring.execution import CaseResult
+from metricdiff.scoring.jobs import CaseResult
 
 #: At most this many explainer searches per implementation and metric; the
 #: rest of its disagreements are grouped by their first differing statistic.

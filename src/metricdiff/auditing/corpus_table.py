@@ -12,7 +12,7 @@ from metricdiff.cases.case import Case, Sample
 from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.infer import Inference
-from metricdiff.scoring.execution import CaseResult
+from metricdiff.scoring.jobs import CaseResult
 from metricdiff.scoring.memos import trim_memos
 
 

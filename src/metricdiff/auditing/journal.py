@@ -29,7 +29,7 @@ from typing import Any, TextIO
 from metricdiff.cases.case import Sample
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Result
-from metricdiff.scoring.execution import CaseResult, Job
+from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.statistics import BleuResult, RougeResult
 from metricdiff.wording import plural
 

@@ -14,7 +14,8 @@ from metricdiff.cases.case import Case, Sample
 from metricdiff.errors import MetricdiffError
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.impls import resolve
-from metricdiff.scoring.execution import CRASH, CaseResult, Job, Raised, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CRASH, CaseResult, Job, Raised
 from metricdiff.scoring.outcomes import Outcomes
 
 

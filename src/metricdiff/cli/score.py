@@ -34,8 +34,8 @@ from metricdiff.impls.user import LOCAL_VERSION
 from metricdiff.profiles import axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, Options, Result, family, paper_options
 from metricdiff.scoring import DEFAULT_TIMEOUT, Request, score_requests
-from metricdiff.scoring.execution import INVALID
 from metricdiff.scoring.isolated import IN_PROCESS
+from metricdiff.scoring.jobs import INVALID
 from metricdiff.scoring.validate import describe, validate
 from metricdiff.statistics import BleuResult
 

@@ -39,8 +39,9 @@ from metricdiff.impls.reference.rouge import headline
 from metricdiff.profiles.metrics import Options, Result, family
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.scoring import Request, score_profiles, score_requests
-from metricdiff.scoring.execution import CaseResult, Job, describe
 from metricdiff.scoring.isolated import IN_PROCESS
+from metricdiff.scoring.jobs import CaseResult, Job
+from metricdiff.scoring.validate import describe
 from metricdiff.statistics import BleuResult
 
 REFERENCE = "reference"

@@ -13,7 +13,8 @@ from metricdiff.findings.explain import Reproducer
 from metricdiff.findings.witness import REFERENCE, Witness, pair_tolerance, stage_of
 from metricdiff.impls import AnyAdapter, get_adapter
 from metricdiff.profiles.metrics import Result
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CaseResult, Job
 
 
 def side_jobs(witness: Witness, samples: Sequence[Sample]) -> list[Job]:

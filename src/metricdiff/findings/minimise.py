@@ -23,7 +23,8 @@ from metricdiff.findings import judge, shrink, surrogate
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import Found, Witness, pair_tolerance
 from metricdiff.profiles.metrics import family
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CaseResult, Job
 
 #: An example this small (in characters, see ``cases.case.size``) is shown as it is.
 SMALL_ENOUGH = 60

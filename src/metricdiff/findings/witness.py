@@ -12,7 +12,7 @@ from metricdiff.cases.case import Sample
 from metricdiff.findings.finding import Finding
 from metricdiff.impls.base import Tolerance
 from metricdiff.profiles.metrics import Options
-from metricdiff.scoring.execution import Job
+from metricdiff.scoring.jobs import Job
 
 #: The reference's name among the implementations.
 REFERENCE = "reference"

@@ -3,7 +3,6 @@
 reference under many profiles of one corpus); ``execution.run_jobs``
 is the machinery under them (and under the audit)."""
 
-from metricdiff.scoring.execution import CaseResult
 from metricdiff.scoring.isolated import (
     DEFAULT_TIMEOUT,
     Request,
@@ -12,6 +11,7 @@ from metricdiff.scoring.isolated import (
     score_profiles,
     score_requests,
 )
+from metricdiff.scoring.jobs import CaseResult
 
 __all__ = [
     "DEFAULT_TIMEOUT",

@@ -18,16 +18,7 @@ from metricdiff.errors import (
 from metricdiff.impls import AnyAdapter, get_adapter
 from metricdiff.impls.base import Adapter
 from metricdiff.profiles.metrics import Options
-from metricdiff.scoring.execution import (
-    CRASH,
-    INVALID,
-    OK,
-    TIMEOUT,
-    CaseResult,
-    Job,
-    OnResult,
-    Raised,
-)
+from metricdiff.scoring.jobs import CRASH, INVALID, OK, TIMEOUT, CaseResult, Job, OnResult, Raised
 from metricdiff.scoring.validate import describe, message_of, validate
 from metricdiff.statistics import BleuResult, RougeResult
 

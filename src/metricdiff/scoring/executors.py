@@ -59,7 +59,8 @@ import attrs
 from metricdiff import _version
 from metricdiff.impls import AdapterUnavailable
 from metricdiff.scoring import execution, worker
-from metricdiff.scoring.execution import CRASH, CaseResult, Executor, Job, OnResult, describe
+from metricdiff.scoring.jobs import CRASH, CaseResult, Executor, Job, OnResult
+from metricdiff.scoring.validate import describe
 
 #: ``--executor`` values.
 EXECUTORS = ("local", "ray")

@@ -41,7 +41,8 @@ from metricdiff.impls.reference.adapter import (
 )
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.chunks import judge, run_in_process
-from metricdiff.scoring.execution import CaseResult, Job, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CaseResult, Job
 
 #: Seconds one ``score_cases`` call of an implementation may take (a chunk of
 #: cases, then each of its cases alone if the chunk fails), as ``audit --timeout``.

@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
-from metricdiff.scoring.execution import OK, CaseResult
+from metricdiff.scoring.jobs import OK, CaseResult
 from metricdiff.statistics import BleuResult, RougeResult
 
 #: An int a double holds exactly (and so gives back as the same int).

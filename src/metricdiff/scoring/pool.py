@@ -44,14 +44,7 @@ from multiprocessing.process import BaseProcess
 import attrs
 
 from metricdiff.scoring.chunks import chunks_of
-from metricdiff.scoring.execution import (
-    CRASH,
-    SETUP_TIMEOUT,
-    TIMEOUT,
-    CaseResult,
-    Job,
-    OnResult,
-)
+from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main

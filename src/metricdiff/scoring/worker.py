@@ -49,7 +49,7 @@ from typing import Any
 
 from metricdiff.impls import AnyAdapter
 from metricdiff.scoring.chunks import build_adapter, score_chunk
-from metricdiff.scoring.execution import INVALID, CaseResult
+from metricdiff.scoring.jobs import INVALID, CaseResult
 from metricdiff.scoring.memos import trim_memos
 from metricdiff.scoring.validate import describe
 

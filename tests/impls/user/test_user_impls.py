@@ -35,7 +35,7 @@ from metricdiff.errors import BadSpec
 from metricdiff.impls import adapter_names, get_adapter
 from metricdiff.impls.base import Tolerance
 from metricdiff.impls.user import parse_command, read_score, result_from_fields
-from metricdiff.scoring.execution import validate
+from metricdiff.scoring.validate import validate
 from metricdiff.statistics import BleuResult
 
 EXAMPLES = TESTS / "example_impls"
