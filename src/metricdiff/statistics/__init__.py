@@ -4,6 +4,7 @@ alike, so that two results can be compared stage by stage."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import attrs
@@ -164,3 +165,13 @@ class RougeResult:
             _number(data["ref_total"]),
             unknown=_unreported(data),
         )
+
+
+def summed_counts(results: Sequence[RougeResult]) -> tuple[float, float, float]:
+    """Matches, hypothesis and reference totals, each summed over ``results``
+    (several references of a segment, or the segments of a corpus)."""
+    return (
+        math.fsum(r.matches for r in results),
+        math.fsum(r.hyp_total for r in results),
+        math.fsum(r.ref_total for r in results),
+    )

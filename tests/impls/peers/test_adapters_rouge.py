@@ -30,7 +30,7 @@ from metricdiff.impls import (
 )
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import punkt_available
-from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles import AXES
 
 Refs = list[list[str | None]]
@@ -72,13 +72,13 @@ CORPORA: dict[str, tuple[list[str], Refs]] = {
 SINGLE_REF = {
     name: corpus
     for name, corpus in CORPORA.items()
-    if all(len(usable_references(seg)) == 1 for seg in corpus[1])
+    if all(len(usable_rouge_references(seg)) == 1 for seg in corpus[1])
 }
 
 
 def segments(corpus: tuple[list[str], Refs]) -> list[tuple[str, list[str]]]:
     hyps, refs = corpus
-    return [(hyp, usable_references(seg)) for hyp, seg in zip(hyps, refs, strict=True)]
+    return [(hyp, usable_rouge_references(seg)) for hyp, seg in zip(hyps, refs, strict=True)]
 
 
 def assert_rpf(result, recall, precision, fmeasure, exact=True):
@@ -569,7 +569,7 @@ def test_rouge_metric_tokenizer_hook(py_rouge_module):
     options = adapter.options("rouge-2", {"tokenize": "rouge-score", "stemmer": "porter-nltk"})
     hyps, refs = CORPORA["punctuation"]
     expected = py_rouge_module.PyRouge(rouge_n=[2], rouge_l=False, mode="individual").evaluate(
-        hyps, [usable_references(seg) for seg in refs], tokenizer=text_pipeline(options))
+        hyps, [usable_rouge_references(seg) for seg in refs], tokenizer=text_pipeline(options))
     got = adapter.sentence_scores("rouge-2", hyps, refs, options)
     for result, score in zip(got, expected, strict=True):
         score = only(score)

@@ -10,7 +10,7 @@ import pytest
 from helpers import ROOT, require_impl
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.rouge155 import release_dir
-from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 
 TRANSLATIONS = ROOT / "benchmarks" / "data" / "translations"
 METRICS = ["rouge-1", "rouge-2", "rouge-4", "rouge-l", "rouge-lsum"]
@@ -51,7 +51,8 @@ def direct(metric: str, hyps, refs, stem: bool = True) -> list[tuple[float, floa
             return [" ".join(sentences)] if metric == "rouge-l" else sentences
 
         scored = rouge.score_all([summary(h) for h in hyps],
-                                 [[summary(r) for r in usable_references(seg)] for seg in refs])
+                                 [[summary(r) for r in usable_rouge_references(seg)]
+                                  for seg in refs])
         key = f"python-rouge-{n or 'l'}"
         return [(s[key]["recall"] / 100, s[key]["precision"] / 100, s[key]["f1"] / 100)
                 for s in scored]

@@ -5,8 +5,8 @@ Conventions every ROUGE adapter follows:
 
 * A segment's references: ``None`` marks a missing one and is dropped; a segment
   left with none is scored against one empty reference, as the reference
-  implementation does (``reference.rouge.usable_references``).  What the library
-  makes of that empty reference is its own behaviour and is not hidden.
+  implementation does (``segment_references.usable_rouge_references``).  What the
+  library makes of that empty reference is its own behaviour and is not hidden.
 * The text axes (``tokenize``, ``lowercase``, ``lowercase_stage``, ``stopwords``,
   ``stemmer``, ``stem_min_length``) are honoured through the library's own
   tokenizer hook where it has one: the hook runs ``text_pipeline`` (metricdiff's
@@ -32,11 +32,11 @@ from metricdiff.errors import PeerNotInstalled, UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.reference import resample
-from metricdiff.impls.reference.rouge import summed_counts, usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles.metrics import family
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 #: The axes a tokenizer hook can honour.
 TEXT_AXES = ("tokenize", "lowercase", "lowercase_stage", "stopwords", "stemmer",
@@ -225,7 +225,7 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
         hyps, refs = list(hyps), list(refs)
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
-        return [(hyp, usable_references(seg)) for hyp, seg in zip(hyps, refs, strict=True)]
+        return [(hyp, usable_rouge_references(seg)) for hyp, seg in zip(hyps, refs, strict=True)]
 
 
 class IsolatedPeerAdapter(PeerRougeAdapter):

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References
-from metricdiff.impls.reference.bleu import usable_references
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
 
@@ -76,7 +76,7 @@ class BleuscoreAdapter(Adapter[BleuOptions, BleuResult]):
         import bleuscore
 
         result: dict[str, Any] = bleuscore.compute(  # its stubs type every value alike
-            [usable_references(seg, options) for seg in refs],
+            [usable_bleu_references(seg, options) for seg in refs],
             list(hyps),
             max_order=options.max_order,
             smooth=options.smoothing == "add-k",

@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import Adapter, References
 from metricdiff.impls.peers._token_lists import TOKENIZED_HERE, tokens
-from metricdiff.impls.reference.bleu import usable_references
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import MISSING, BleuResult
 
@@ -92,7 +92,7 @@ def _single_references(refs: References, options: BleuOptions) -> list[str]:
     """Each segment's one reference; compare-mt has no way to take more or none."""
     single = []
     for number, seg in enumerate(refs, start=1):
-        usable = usable_references(seg, options)
+        usable = usable_bleu_references(seg, options)
         if len(usable) != 1:
             raise UnsupportedOption(
                 f"compare-mt takes one reference per segment (one reference file); "

@@ -39,7 +39,7 @@ from typing import Any, ClassVar, cast
 from metricdiff.errors import MissingReferenceError, UnsupportedOption
 from metricdiff.impls.base import Adapter, References, Tolerance
 from metricdiff.impls.peers._token_lists import TOKENIZED_HERE, tokens
-from metricdiff.impls.reference.bleu import usable_references
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import MISSING, BleuResult
 
@@ -104,7 +104,7 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
         results = []
         for number, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), start=1):
-            usable = usable_references(seg, options)
+            usable = usable_bleu_references(seg, options)
             if not usable:
                 raise MissingReferenceError(
                     f"fast-bleu needs a reference for every segment; segment {number} has "

@@ -57,7 +57,7 @@ from metricdiff.impls.peers._rouge_common import (
     alpha_of,
     text_pipeline,
 )
-from metricdiff.impls.reference.bleu import usable_references
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import MISSING, BleuResult, RougeResult
@@ -100,7 +100,8 @@ class IgniteBleuAdapter(Adapter[BleuOptions, BleuResult]):
 
         bleu = nlp.Bleu(ngram=options.max_order, average=_LEVEL[options.level])
         bleu.update(([tokens(hyp) for hyp in hyps],
-                     [[tokens(ref) for ref in usable_references(seg, options)] for seg in refs]))
+                     [[tokens(ref) for ref in usable_bleu_references(seg, options)]
+                      for seg in refs]))
         score = 100 * float(bleu.compute())
         if options.level != "corpus":
             return BleuResult(score, (), MISSING, 0, MISSING, (), (), unknown=frozenset(

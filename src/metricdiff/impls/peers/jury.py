@@ -48,7 +48,7 @@ from metricdiff.impls.peers._rouge_common import IsolatedPeerAdapter
 from metricdiff.impls.peers.hf_evaluate import ROUGE_SCORE_AGGREGATED
 from metricdiff.impls.peers.rouge_score import rouge_type
 from metricdiff.impls.peers.sacrebleu import SacrebleuAdapter
-from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -145,7 +145,7 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
         with _isolated.active(self.name):
             out = _metric("sacrebleu").compute(
                 predictions=[[hyp] for hyp in hyps],
-                references=[usable_references(seg) for seg in refs])["sacrebleu"]
+                references=[usable_rouge_references(seg) for seg in refs])["sacrebleu"]
         return BleuResult(
             score=float(out["score"]) * 100,
             precisions=tuple(float(p) * 100 for p in out["precisions"]),

@@ -61,7 +61,7 @@ from typing import Any, ClassVar
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References, Tolerance
-from metricdiff.impls.reference.bleu import usable_references
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
@@ -214,7 +214,7 @@ def _tokens(
                           options.entities)
 
     hyp_tokens = [tokens(hyp) for hyp in hyps]
-    ref_tokens = [[tokens(ref) for ref in usable_references(seg, options)] for seg in refs]
+    ref_tokens = [[tokens(ref) for ref in usable_bleu_references(seg, options)] for seg in refs]
     if len(hyp_tokens) != len(ref_tokens):
         raise ValueError(f"{len(hyp_tokens)} hypotheses but {len(ref_tokens)} reference sets")
     return hyp_tokens, ref_tokens

@@ -85,9 +85,8 @@ from metricdiff.impls.peers._rouge_common import (
     punkt_available,
     result,
 )
-from metricdiff.impls.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 
 def _tokenize_without_punkt(text: str, language: str = "english") -> list[str]:

@@ -90,11 +90,10 @@ from metricdiff.impls.peers._rouge_common import (
     text_axes_are,
     text_pipeline,
 )
-from metricdiff.impls.reference.bleu import usable_references
-from metricdiff.impls.reference.rouge import summed_counts
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions, RougeOptions
-from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.statistics import BleuResult, RougeResult, summed_counts
 
 # bleu_scorer.BleuScorer.compute_score's constants.
 _TINY = 1e-15
@@ -144,7 +143,7 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
         scorer = BleuScorer(n=options.max_order)
         for number, (hyp, seg) in enumerate(zip(hyps, refs, strict=True), start=1):
-            usable = [text(r) for r in usable_references(seg, options)]
+            usable = [text(r) for r in usable_bleu_references(seg, options)]
             if not usable:
                 raise MissingReferenceError(
                     f"pycocoevalcap needs at least one reference per segment; segment "

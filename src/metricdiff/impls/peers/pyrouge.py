@@ -69,7 +69,7 @@ from metricdiff.impls.base import References, Tolerance
 from metricdiff.impls.peers._rouge_common import PeerRougeAdapter, lines, macro
 from metricdiff.impls.peers.rouge155 import locate
 from metricdiff.impls.peers.rouge155.data import WORDNET, cache_root, data_dir
-from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -216,7 +216,7 @@ class PyrougeAdapter(PeerRougeAdapter):
             sentences = lines(value) if value else []
             return " ".join(sentences) if metric == "rouge-l" else "\n".join(sentences)
 
-        return text(hyp), tuple(text(ref) for ref in usable_references(refs))
+        return text(hyp), tuple(text(ref) for ref in usable_rouge_references(refs))
 
     def _scores(self, metric: str, segments: Sequence[tuple[str, tuple[str, ...]]]) -> RougeResult:
         scores = _evaluate(tuple(segments))

@@ -53,10 +53,9 @@ from metricdiff.impls.peers._rouge_common import (
     IsolatedPeerAdapter,
     result,
 )
-from metricdiff.impls.reference.rouge import summed_counts
 from metricdiff.impls.text.tokenizers import lowercase
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 
 class RougePltrdyAdapter(IsolatedPeerAdapter):

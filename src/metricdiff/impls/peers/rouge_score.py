@@ -67,9 +67,8 @@ from metricdiff.impls.peers._rouge_common import (
     text_pipeline,
     with_counts,
 )
-from metricdiff.impls.reference.rouge import summed_counts
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 
 def rouge_type(metric: str) -> str:

@@ -51,9 +51,7 @@ from metricdiff.impls.peers._rouge_common import (
     text_pipeline,
 )
 from metricdiff.impls.peers.rouge_score import RougeScoreAdapter, rouge_type
-from metricdiff.impls.reference.bleu import (
-    usable_references as usable_bleu_references,
-)
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import MISSING, BleuResult, RougeResult

@@ -17,6 +17,7 @@ import attrs
 
 from metricdiff.errors import EmptyInputError
 from metricdiff.impls.reference import bleu_smoothing as smoothing
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult, BleuStats
@@ -120,13 +121,6 @@ def segment_statistics(
     return BleuStats(tuple(matches), tuple(totals), len(hyp_tokens), ref_len)
 
 
-def usable_references(refs: Sequence[str | None], options: BleuOptions) -> list[str]:
-    """The references that take part: ``None`` never does, and an empty string only
-    with ``empty_reference=length-zero``."""
-    keep_empty = options.empty_reference == "length-zero"
-    return [ref for ref in refs if ref is not None and (keep_empty or ref != "")]
-
-
 #: The axes that act only on statistics already counted (the score formula, the
 #: corpus level, empty pairs): a segment's statistics do not depend on them.
 _AFTER_STATISTICS = ("weights", "smooth_value", "smooth_orders", "all_zero", "level",
@@ -154,7 +148,7 @@ def text_statistics(hyp: str, refs: Sequence[str | None], options: BleuOptions) 
 # ``statistics_options(options)``, or profiles differing only there miss each other.
 @lru_cache(maxsize=1 << 17)
 def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOptions) -> BleuStats:
-    refs_tokens = [segment_tokens(ref, options) for ref in usable_references(refs, options)]
+    refs_tokens = [segment_tokens(ref, options) for ref in usable_bleu_references(refs, options)]
     return segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
 

@@ -41,8 +41,9 @@ from metricdiff.impls.reference.rouge_text import (
     text_sentences,
     truncate_bytes,
 )
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 #: Counts one hypothesis against one reference, both as sentences of tokens.
 PairCounter = Callable[[Sentences, Sentences, RougeOptions], PairCounts]
@@ -155,15 +156,6 @@ def headline(result: RougeResult, options: RougeOptions) -> float:
 # Several references (§2.1)
 
 
-def summed_counts(results: Sequence[RougeResult]) -> tuple[float, float, float]:
-    """Matches, hypothesis and reference totals, each summed over ``results``."""
-    return (
-        math.fsum(r.matches for r in results),
-        math.fsum(r.hyp_total for r in results),
-        math.fsum(r.ref_total for r in results),
-    )
-
-
 def _mean_result(results: Sequence[RougeResult]) -> RougeResult:
     size = len(results)
     return RougeResult(
@@ -261,14 +253,6 @@ def combine_references(counts: Sequence[PairCounts], options: RougeOptions) -> R
     return jackknife(results, options)
 
 
-def usable_references(refs: Sequence[str | None]) -> list[str]:
-    """The references that take part: ``None`` marks a missing one and is
-    dropped; with none left the hypothesis is scored against one empty
-    reference."""
-    kept = [ref for ref in refs if ref is not None]
-    return kept or [""]
-
-
 #: The axes that act only once a segment's pair counts exist (combining
 #: references, F, rounding, the corpus average, empty pairs): the counts do not
 #: depend on them.
@@ -298,7 +282,7 @@ def _segment_counts(
     truncate_refs = options.truncate_side == "both"
     return tuple(
         count(hyp_sentences, text_sentences(ref, options, truncate=truncate_refs), options)
-        for ref in usable_references(refs)
+        for ref in usable_rouge_references(refs)
     )
 
 

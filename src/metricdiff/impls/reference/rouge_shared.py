@@ -19,11 +19,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
-from metricdiff.impls.reference.rouge import (
-    combine_references,
-    rounded,
-    usable_references,
-)
+from metricdiff.impls.reference.rouge import combine_references, rounded
 from metricdiff.impls.reference.rouge_corpus import CorpusPairs
 from metricdiff.impls.reference.rouge_counts import pair_counts
 from metricdiff.impls.reference.rouge_text import (
@@ -31,6 +27,7 @@ from metricdiff.impls.reference.rouge_text import (
     by_sentence,
     text_sentences,
 )
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -113,7 +110,7 @@ class CorpusVariants:
     def _segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
         """Each variant's result for one segment (``sentence_rouge``), and whether
         the segment was empty (no token on either side, against every reference)."""
-        references = usable_references(refs)
+        references = usable_rouge_references(refs)
         tokens = [_tokens(hyp, references, pipeline) for pipeline in self.pipelines.values()]
         out = []
         for options, slot, _, _ in self.plan:

@@ -26,7 +26,7 @@ from metricdiff.impls.peers.rouge155.failures import (
     Rouge155ScriptDied,
 )
 from metricdiff.impls.peers.rouge155.flags import segment_lines
-from metricdiff.impls.reference.rouge import usable_references
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -136,7 +136,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
             run.ScriptCase(
                 i,
                 segment_lines(hyp, options),
-                [segment_lines(ref, options) for ref in usable_references(seg)],
+                [segment_lines(ref, options) for ref in usable_rouge_references(seg)],
             )
             for i, (hyp, seg) in enumerate(zip(hyps, refs, strict=True))
         ]
@@ -158,7 +158,7 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
                 case
                 for case in distinct.values()
                 if any(crash.wlcs_would_die(ref, options, stop)
-                       for ref in usable_references(refs[case.index]))
+                       for ref in usable_rouge_references(refs[case.index]))
             ]
         suspect_ids = {case.index for case in suspects}
         batch = [case for case in distinct.values() if case.index not in suspect_ids]

@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from metricdiff.impls.reference.rouge import f_score, perl_round, summed_counts
+from metricdiff.impls.reference.rouge import f_score, perl_round
 from metricdiff.profiles import RougeOptions
-from metricdiff.statistics import RougeResult
+from metricdiff.statistics import RougeResult, summed_counts
 
 
 def average(results: Sequence[RougeResult], options: RougeOptions) -> RougeResult:

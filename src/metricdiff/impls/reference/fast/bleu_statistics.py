@@ -28,9 +28,9 @@ from metricdiff.impls.reference.bleu import (
     effective_ref_length,
     segment_tokens,
     statistics_options,
-    usable_references,
 )
 from metricdiff.impls.reference.fast.ngram_counts import Grams, clipped, order_counts
+from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult, BleuStats
 
@@ -66,7 +66,7 @@ def fast_segment_statistics(
 
 @lru_cache(maxsize=1 << 17)
 def _text_statistics(hyp: str, refs: tuple[str | None, ...], options: BleuOptions) -> BleuStats:
-    refs_tokens = [segment_tokens(ref, options) for ref in usable_references(refs, options)]
+    refs_tokens = [segment_tokens(ref, options) for ref in usable_bleu_references(refs, options)]
     return fast_segment_statistics(segment_tokens(hyp, options), refs_tokens, options)
 
 

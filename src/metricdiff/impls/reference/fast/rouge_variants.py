@@ -30,12 +30,7 @@ from functools import lru_cache
 import attrs
 
 from metricdiff.impls.reference.fast.ngram_counts import clipped, order_counts
-from metricdiff.impls.reference.rouge import (
-    combine_references,
-    result_from_counts,
-    rounded,
-    usable_references,
-)
+from metricdiff.impls.reference.rouge import combine_references, result_from_counts, rounded
 from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_shared import (
     CorpusVariants,
@@ -44,6 +39,7 @@ from metricdiff.impls.reference.rouge_shared import (
     text_options,
 )
 from metricdiff.impls.reference.rouge_text import text_sentences
+from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.impls.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
@@ -178,7 +174,7 @@ class FastVariants:
     def segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
         """Each variant's result for one segment, and whether the segment was
         empty (no token on either side, against every reference)."""
-        references = usable_references(refs)
+        references = usable_rouge_references(refs)
         tokens = [pipeline.segment(hyp, references) for pipeline in self.pipelines]
         counted = []
         for slot, options in self.counted:
