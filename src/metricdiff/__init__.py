@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from metricdiff.api import score as score
     from metricdiff.comparison.gaps import Comparison as Comparison
     from metricdiff.errors import MetricdiffError as MetricdiffError
+    from metricdiff.errors import MetricdiffWarning as MetricdiffWarning
     from metricdiff.findings.finding import Finding as Finding
 
 #: Public name -> the module that defines it, imported on first use (PEP 562).
@@ -38,7 +39,7 @@ _LAZY = {
     "implementations": "metricdiff.api", "Score": "metricdiff.api",
     "AuditResult": "metricdiff.api", "Implementation": "metricdiff.api",
     "Comparison": "metricdiff.comparison.gaps", "Finding": "metricdiff.findings.finding",
-    "MetricdiffError": "metricdiff.errors",
+    "MetricdiffError": "metricdiff.errors", "MetricdiffWarning": "metricdiff.errors",
 }
 
 __all__ = ["__version__", *_LAZY]

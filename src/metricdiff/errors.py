@@ -1,4 +1,5 @@
-"""Every exception metricdiff raises, under one root: ``MetricdiffError``.
+"""Every exception metricdiff raises, under one root: ``MetricdiffError``; and the
+one warning it gives, ``MetricdiffWarning``.
 
 Catching ``MetricdiffError`` catches all of them, and only them.  Below the root
 the classes say whose fault it is, which is what the command line's exit status
@@ -15,7 +16,14 @@ classes (``impls/peers/rouge155/``'s ``Rouge155Error``, an ``ImplementationError
 so that this module, which every step imports, imports nothing of metricdiff.
 
 Every message is one line that names the file and line where there is one, and
-says how to fix it.  A class that used to derive from a built-in exception
+says how to fix it.
+
+What metricdiff notices but goes on with (a byte order mark dropped from an
+input file, a broken adapter entry point left out, a peer that printed while it
+was imported) is a ``MetricdiffWarning``, given through ``warnings.warn``: library
+code never prints.  The command line shows each as one line on stderr,
+``metricdiff: warning: …``; a program using the Python API filters or records
+them as it does any warning.  A class that used to derive from a built-in exception
 (``ValueError``, ``RuntimeError``) still does, so an ``except ValueError`` written
 against it keeps working.
 """
@@ -117,6 +125,14 @@ class MissingReferenceError(ImplementationError, ValueError):
     fast-bleu)."""
 
 
+# --- what metricdiff notices and goes on with -------------------------------------
+
+
+class MetricdiffWarning(UserWarning):
+    """Something metricdiff noticed and went on with; the message is one line that
+    names the file and line where there is one."""
+
+
 # --- what a check found -----------------------------------------------------------
 
 
@@ -139,6 +155,7 @@ __all__ = [
     "LockDrift",
     "LockError",
     "MetricdiffError",
+    "MetricdiffWarning",
     "MissingReferenceError",
     "OutputError",
     "PeerNotInstalled",

@@ -10,6 +10,7 @@ the command line can print it as one line and exit with status 2.
 from __future__ import annotations
 
 import sys
+import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
@@ -17,7 +18,7 @@ from typing import BinaryIO
 import attrs
 
 from metricdiff.cases.case import Case
-from metricdiff.errors import InputError
+from metricdiff.errors import InputError, MetricdiffWarning
 
 #: The name of standard input as an input file.
 STDIN = "-"
@@ -32,7 +33,7 @@ def iter_segments(name: str) -> Iterator[str]:
     a time: the file is never held whole, so memory does not grow with it.
 
     The line break (``\\n`` or ``\\r\\n``) is removed, and a byte order mark
-    that starts the file, said once on stderr; nothing else is, so leading and
+    that starts the file, with a ``MetricdiffWarning``; nothing else is, so leading and
     trailing spaces reach the tokenizer as they are in the file.
     """
     try:
@@ -43,8 +44,9 @@ def iter_segments(name: str) -> Iterator[str]:
         for number, raw in enumerate(_lines(stream, name), start=1):
             if number == 1 and raw.startswith(BYTE_ORDER_MARK):
                 raw = raw.removeprefix(BYTE_ORDER_MARK)
-                print(f"warning: {name}:1: dropped the UTF-8 byte order mark (U+FEFF) the "
-                      "file starts with: it is not part of the text", file=sys.stderr)
+                warnings.warn(f"{name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
+                              "starts with: it is not part of the text", MetricdiffWarning,
+                              stacklevel=2)
             try:
                 yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
             except UnicodeDecodeError as error:

@@ -12,6 +12,11 @@ else metricdiff refuses (bad input, a missing package, an unknown axis value).
 Neither does an interrupt (Ctrl-C): one line ``metricdiff: interrupted``, plus
 whatever the command's ``interrupt_hint(args)`` adds (how to resume), and exit
 status 130.
+
+Library code never prints: what it notices and goes on with is a
+``errors.MetricdiffWarning``, which the command line prints as one line
+``metricdiff: warning: ...`` on stderr, each time it is given.  Other warnings
+(a peer's own ``DeprecationWarning``, say) keep Python's default handling.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ import argparse
 import importlib
 import pkgutil
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Protocol, TextIO
 
 from metricdiff._version import __version__
 from metricdiff.cli._common import (
@@ -29,10 +36,17 @@ from metricdiff.cli._common import (
     EXIT_USAGE,
     Parser,
 )
-from metricdiff.errors import ImplementationError, MetricdiffError
+from metricdiff.errors import ImplementationError, MetricdiffError, MetricdiffWarning
 
 #: Commands listed first in ``--help``, in this order; any others follow by name.
 FIRST = ("score", "impls", "audit", "check")
+
+
+class _ShowWarning(Protocol):
+    """``warnings.showwarning``'s signature."""
+
+    def __call__(self, message: Warning | str, category: type[Warning], filename: str,
+                 lineno: int, file: TextIO | None = None, line: str | None = None) -> None: ...
 
 
 def _command_modules() -> list[str]:
@@ -60,6 +74,28 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    with warnings.catch_warnings():  # restores the caller's filters and display
+        warnings.simplefilter("always", MetricdiffWarning)
+        warnings.showwarning = _shown(warnings.showwarning)
+        return _main(argv)
+
+
+def _shown(default: _ShowWarning) -> _ShowWarning:
+    """``warnings.showwarning`` for the command line: a ``MetricdiffWarning`` as one
+    line ``metricdiff: warning: ...`` on stderr, any other warning as ``default``
+    shows it."""
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if issubclass(category, MetricdiffWarning):
+            print(f"metricdiff: warning: {message}", file=sys.stderr)
+        else:
+            default(message, category, filename, lineno, file, line)
+
+    return show
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(argv).parse_args(argv)
     try:

@@ -20,12 +20,14 @@ from __future__ import annotations
 import functools
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
-from metricdiff.errors import AdapterUnavailable, UnsupportedOption
+from metricdiff.errors import AdapterUnavailable, MetricdiffWarning, UnsupportedOption
 from metricdiff.impls import user
 from metricdiff.impls.base import Adapter
+from metricdiff.impls.quiet_import import import_quietly
 from metricdiff.impls.settings import ImplSpec, parse_spec
 from metricdiff.profiles import ConventionError, axis_names
 from metricdiff.profiles.metrics import family, paper_options
@@ -87,7 +89,8 @@ FAMILIES = ("bleu", "rouge")
 
 def adapter_names() -> list[str]:
     """Every implementation metricdiff knows, installed or not: the built-in ones,
-    then those of entry points (a broken one is left out, with a note)."""
+    then those of entry points (a broken one is left out, with a
+    ``MetricdiffWarning``)."""
     return [*_REGISTRY, *(name for name in _plugin_entries() if _plugin_classes(name))]
 
 
@@ -165,11 +168,11 @@ def _plugin_classes(name: str) -> dict[str, type[AnyAdapter]]:
 
 @functools.cache
 def _load_plugin(name: str, value: str) -> type[AnyAdapter] | None:
-    """The class an entry point names, or None (with a note) if it is broken: a
-    third-party package must not be able to stop metricdiff."""
+    """The class an entry point names, or None (with a ``MetricdiffWarning``) if it
+    is broken: a third-party package must not be able to stop metricdiff."""
     module_name, _, attribute = value.partition(":")
     try:
-        loaded: Any = importlib.import_module(module_name.strip())
+        loaded: Any = import_quietly(module_name.strip())
         for part in attribute.strip().split("."):
             loaded = getattr(loaded, part)
     except Exception as error:  # whatever its import raises
@@ -189,8 +192,8 @@ def _load_plugin(name: str, value: str) -> type[AnyAdapter] | None:
 
 
 def _note(name: str, value: str, why: str) -> None:
-    print(f"metricdiff: note: skipping adapter entry point {name} = {value} ({why})",
-          file=sys.stderr)
+    warnings.warn(f"skipping adapter entry point {name} = {value} ({why})",
+                  MetricdiffWarning, stacklevel=2)
 
 
 def adapter_for_family(spec: str, wanted: str, metric: str | None = None) -> AnyAdapter:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import abc
 import copy
-import importlib
 from collections.abc import Collection, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar, cast
@@ -19,6 +18,7 @@ import attrs
 
 from metricdiff._version import __version__
 from metricdiff.errors import AdapterUnavailable, UnsupportedOption
+from metricdiff.impls.quiet_import import import_quietly
 from metricdiff.impls.settings import merged_settings, spec_text
 from metricdiff.profiles import (
     AXES,
@@ -182,10 +182,12 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             return "not-installed"
 
     def unavailable_reason(self) -> str | None:
-        """Why the adapter cannot run here (with the install command), or None."""
+        """Why the adapter cannot run here (with the install command), or None.
+        What a module prints while it is imported is kept off standard output
+        (``quiet_import``)."""
         for module in self.modules:
             try:
-                importlib.import_module(module)
+                import_quietly(module)
             except Exception as error:  # any import failure makes the peer unusable
                 return (
                     f"{self.name}: cannot import {module} ({error}); "

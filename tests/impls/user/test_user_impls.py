@@ -31,7 +31,7 @@ import pytest
 import metricdiff.impls as adapters
 from helpers import TESTS, run
 from metricdiff.comparison.stages import first_difference
-from metricdiff.errors import BadSpec
+from metricdiff.errors import BadSpec, MetricdiffWarning
 from metricdiff.impls import adapter_names, get_adapter
 from metricdiff.impls.base import Tolerance
 from metricdiff.impls.user import parse_command, read_score, result_from_fields
@@ -398,12 +398,14 @@ def test_entry_point_adapter_is_discovered(
         broken-plugin = md_no_such_module_xyz:Thing
         sacrebleu = md_plugin_mod:PluginBleu
     """)
-    names = adapter_names()
+    with pytest.warns(MetricdiffWarning) as warned:
+        names = adapter_names()
     assert "my-plugin" in names and "broken-plugin" not in names
-    err = capsys.readouterr().err
-    # One note per broken entry point (and one for the name taken by metricdiff).
-    assert "skipping adapter entry point broken-plugin = md_no_such_module_xyz:Thing" in err
-    assert "skipping adapter entry point sacrebleu" in err
+    said = [str(warning.message) for warning in warned]
+    # One warning per broken entry point (and one for the name taken by metricdiff).
+    assert sum(s.startswith("skipping adapter entry point broken-plugin = "
+                            "md_no_such_module_xyz:Thing (ModuleNotFoundError") for s in said) == 1
+    assert sum(s.startswith("skipping adapter entry point sacrebleu = ") for s in said) == 1
     assert get_adapter("my-plugin", "bleu").name == "my-plugin"
     document = score_json(capsys, "--impl", "my-plugin", *inputs(tmp_path))
     reference = score_json(capsys, "--impl", "reference", *inputs(tmp_path))

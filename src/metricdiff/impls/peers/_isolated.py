@@ -55,6 +55,7 @@ from types import ModuleType
 import attrs
 
 from metricdiff.errors import PeerNotInstalled
+from metricdiff.impls.quiet_import import output_captured
 
 ENV_VAR = "METRICDIFF_PEERS_DIR"
 INSTALL_COMMAND = "metricdiff install-peers"
@@ -236,7 +237,8 @@ def load(name: str) -> LoadedPeer:
     try:
         module = importlib.util.module_from_spec(spec)
         sys.modules[peer.package] = module
-        spec.loader.exec_module(module)
+        with output_captured(peer.package):
+            spec.loader.exec_module(module)
         modules = _take(peer.package)
     finally:
         _take(peer.package)
