@@ -1,0 +1,2 @@
+"""Findings: each disagreement of the audit with the convention that causes it,
+shown on a minimal example."""

@@ -1,0 +1,2 @@
+"""Score locks: ``snapshot`` writes every score of some implementations down, and
+``verify`` and the pytest plugin recompute them and report what drifted."""

@@ -1,8 +1,10 @@
 """Conformance to the spec, clause by clause: for each implementation and each
-clause of ``spec/bleu.md`` or ``spec/rouge.md`` that the metric depends on
-(``metricdiff.profiles.clauses``; a family of variant clauses such as
-``BLEU-TOK-*`` is one column, and each cell names the member the implementation
-follows):
+clause of ``spec/bleu.md`` or ``spec/rouge.md`` that the metric depends on,
+``conforms``, ``departs on`` an axis, or ``fails``.
+
+Each clause is a column (``metricdiff.profiles.clauses``; a family of variant
+clauses such as ``BLEU-TOK-*`` is one column, and each cell names the member the
+implementation follows), and each cell says:
 
 - **conforms**: its declared profile takes the paper's value on every axis of the
   clause, and no conformance finding lands in it;
