@@ -65,30 +65,31 @@ def _known(name: str, modules: Mapping[str, Path]) -> str | None:
     return name or None
 
 
-def import_graph(package: Path) -> Graph:
-    """Module -> the modules of the same package that it imports, from every
-    import statement anywhere in it."""
+def imports(package: Path) -> dict[str, dict[str, int]]:
+    """Module -> each module of the same package it imports, with the line of the
+    first import of it: every import statement anywhere in the module."""
     modules = module_names(package)
-    graph: Graph = {}
+    found: dict[str, dict[str, int]] = {}
     for name, path in modules.items():
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
-        targets: set[str] = set()
+        targets: dict[str, int] = {}
         for node in ast.walk(tree):
             for base, taken in _imported(node, name, _is_package(path)):
-                for member in taken:
-                    if f"{base}.{member}" in modules:
-                        targets.add(f"{base}.{member}")
-                        continue
-                    found = _known(base, modules)
-                    if found is not None:
-                        targets.add(found)
+                named = [f"{base}.{member}" for member in taken]
+                loaded = {n if n in modules else _known(base, modules) for n in named}
                 if not taken:
-                    found = _known(base, modules)
-                    if found is not None:
-                        targets.add(found)
-        targets.discard(name)
-        graph[name] = targets
-    return graph
+                    loaded = {_known(base, modules)}
+                for target in loaded - {None, name}:
+                    assert target is not None
+                    line = getattr(node, "lineno", 0)
+                    targets[target] = min(targets.get(target, line), line)
+        found[name] = targets
+    return found
+
+
+def import_graph(package: Path) -> Graph:
+    """Module -> the modules of the same package that it imports."""
+    return {name: set(targets) for name, targets in imports(package).items()}
 
 
 def cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
