@@ -11,6 +11,16 @@ separated by line breaks (``"First.\\nSecond."``), as rouge-score expects.
 
 Every result is a frozen value with ``to_dict()``, the JSON the command line
 prints for the same question.
+
+The ``Example:`` of each function is run by the test suite
+(``tests/test_api_examples.py``).  The examples share one segment whose numbers
+can be worked out by hand: "The cat sat on the mat." against "The cat sat on the
+mat .".  Split on whitespace (``tokenize=none``, the paper's profile) the
+hypothesis has 6 tokens and the reference 7; "mat." matches nothing, so the
+clipped n-gram precisions are 5/6, 4/5, 3/4 and 2/3, whose geometric mean is
+(1/3)^(1/4) = 0.7598, and the brevity penalty is e^(1 - 7/6) = 0.8465: BLEU =
+64.32 (Papineni et al. 2002, eq. 1).  Under ``tokenize=13a`` the final full stop
+is split off, the two texts are the same and BLEU is 100.
 """
 
 from __future__ import annotations
@@ -117,7 +127,17 @@ def score(
     (axis -> value) changed.  ``score`` is BLEU on 0-100, ROUGE's F on 0-1, as
     the implementations report them; ``corpus`` has the rest.  A peer or your own
     implementation runs in a worker process: one that raises, dies, hangs or
-    returns an invalid result raises ``ImplementationFailed`` saying which."""
+    returns an invalid result raises ``ImplementationFailed`` saying which.
+
+    Example:
+        >>> import metricdiff
+        >>> hyps, refs = ["The cat sat on the mat."], [["The cat sat on the mat ."]]
+        >>> result = metricdiff.score("reference", "bleu", hyps, refs)
+        >>> round(result.score, 2), result.corpus["counts"], result.corpus["totals"]
+        (64.32, [5, 4, 3, 2], [6, 5, 4, 3])
+        >>> metricdiff.score("reference", "bleu", hyps, refs, options={"tokenize": "13a"}).score
+        100.0
+    """
     from metricdiff import scoring
     from metricdiff.impls import get_adapter
     from metricdiff.profiles import profile_of
@@ -152,7 +172,20 @@ def compare(
     who takes part besides the paper's profile (default: every available
     implementation); ``report``: the ROUGE number compared (f, recall,
     precision); ``jobs``, ``timeout``: the worker processes' number and time
-    allowed per implementation and metric."""
+    allowed per implementation and metric.
+
+    Example:
+        >>> import metricdiff
+        >>> hyps, refs = ["The cat sat on the mat."], [["The cat sat on the mat ."]]
+        >>> comparison = metricdiff.compare(hyps, refs, metrics=["bleu"],
+        ...                                 impls=["reference[tokenize=13a]"])
+        >>> gap = comparison["bleu"].gap("reference", "reference[tokenize=13a]")
+        >>> round(gap.delta, 2), {axis: round(part, 2) for axis, part in gap.contributions.items()}
+        (35.68, {'tokenize': 35.68})
+
+        Only ``tokenize`` differs between the two, so it carries the whole gap,
+        100 - 64.32.
+    """
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.impls import chosen_metrics
 
@@ -194,7 +227,22 @@ def audit(
     minimise: bool = True,
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
-    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``."""
+    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``.
+
+    Example:
+        >>> import metricdiff
+        >>> hyps, refs = ["The cat sat on the mat."], [["The cat sat on the mat ."]]
+        >>> result = metricdiff.audit(hyps, refs, metrics=["bleu"], minimise=False,
+        ...                           impls=["reference", "reference[tokenize=13a]"])
+        >>> [(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in result.findings]
+        [('agreement', 'reference', 'reference[tokenize=13a]', 'tokenize', ('none', '13a'))]
+        >>> result.findings[0].first_difference
+        'sys_len: 6 vs 7'
+
+        The hypothesis is 6 tokens long split on whitespace, 7 under ``13a``.
+        Without ``minimise=False`` the finding is shown on a smaller example
+        that still has its cause.
+    """
     from metricdiff.auditing.cases import DEFAULT_METRICS, user_cases
     from metricdiff.auditing.config import AuditConfig
     from metricdiff.auditing.corpus_table import corpus_table
@@ -239,7 +287,16 @@ class Implementation:
 
 
 def implementations() -> list[Implementation]:
-    """Every implementation metricdiff knows, installed or not (``metricdiff impls``)."""
+    """Every implementation metricdiff knows, installed or not (``metricdiff impls``).
+
+    Example:
+        >>> import metricdiff
+        >>> found = {implementation.name: implementation
+        ...          for implementation in metricdiff.implementations()}
+        >>> reference = found["reference"]
+        >>> reference.available, reference.profile["bleu"]["tokenize"], reference.metrics[:2]
+        (True, 'none', ('bleu', 'rouge-1'))
+    """
     from metricdiff.impls import adapter_for_family, adapter_names, families_of
     from metricdiff.profiles import profile_of
 
