@@ -75,3 +75,30 @@ def test_other_warnings_keep_pythons_display_and_the_filters_are_restored(
         assert warnings.filters == filters and warnings.showwarning is shown
     assert capsys.readouterr().err == "metricdiff: warning: ours\n"
     assert [(w.category, str(w.message)) for w in reached] == [(UserWarning, "theirs")]
+
+
+def test_library_code_never_prints() -> None:
+    # Outside cli/ (the command line) and reports/ (the report writers) nothing
+    # calls print() or writes to sys.stdout / sys.stderr itself.
+    import ast
+
+    from helpers import ROOT
+
+    package = ROOT / "src" / "metricdiff"
+    printing = []
+    for path in sorted(package.rglob("*.py")):
+        if path.relative_to(package).parts[0] in ("cli", "reports"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            function = node.func
+            if (isinstance(function, ast.Name) and function.id == "print") or (
+                isinstance(function, ast.Attribute) and function.attr == "write"
+                and isinstance(function.value, ast.Attribute)
+                and function.value.attr in ("stdout", "stderr")
+                and isinstance(function.value.value, ast.Name)
+                and function.value.value.id == "sys"
+            ):
+                printing.append(f"{path.relative_to(package)}:{node.lineno}")
+    assert printing == []
