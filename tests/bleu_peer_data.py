@@ -26,3 +26,50 @@ EDGES = {
     "empty-ref": (["the cat sat"], [[""]]),
     "both-empty": ([""], [[""]]),
 }
+
+
+# Small corpora: (hypotheses, per-segment references).  Texts are whitespace
+# tokenized already, so that tokenize=none means the same thing everywhere.
+CORPORA: dict[str, tuple[list[str], list[list[str]]]] = {
+    "single": (["the cat sat on the mat"], [["the cat is on the mat"]]),
+    "multi_ref": (
+        ["the cat sat on the mat", "a quick brown fox jumps over the dog"],
+        [
+            ["the cat is on the mat", "there is a cat on the mat"],
+            ["the quick brown fox jumps over the lazy dog", "a fast brown fox leaps over a dog"],
+        ],
+    ),
+    "short_hyps": (["a b", "c", "the cat"], [["a b c"], ["c d"], ["the cat sat"]]),
+    "no_4gram": (
+        ["a b c d e f", "x y z w v"],
+        [["a b c q d e f"], ["x y z w v u"]],
+    ),
+    "tie": (["a b c d e"], [["a b c d", "a b c d e f"]]),
+    "long": (
+        [
+            "the quick brown fox jumps over the lazy dog today",
+            "it is a truth universally acknowledged that a single man",
+            "in possession of a good fortune must be in want of a wife",
+        ],
+        [
+            [
+                "the quick brown fox jumped over the lazy dog",
+                "a quick brown fox jumps over a lazy dog",
+            ],
+            ["it is a truth universally acknowledged that a single man in possession"],
+            ["possessing a good fortune he must want a wife", "in possession of a fortune"],
+        ],
+    ),
+}
+
+# Raw text for the tokenizers: punctuation, numbers, case, entities.
+RAW = (
+    ["Hello, world! It's 3.5 km (roughly).", "The Cat SAT on the mat; 1,000 times."],
+    [
+        ["Hello world, it's 3.5 km roughly.", "Hi, world! It is 3.5 km."],
+        ["The cat sat on the mat 1,000 times.", "the cat SAT on a mat; 1000 times"],
+    ],
+)
+CHINESE = (["我喜欢吃苹果。", "今天天气很好"], [["我爱吃苹果。"], ["今天的天气很好", "天气很好"]])
+JAPANESE = (["これは日本語の文です。"], [["これは日本語の文章です。"]])
+KOREAN = (["한국어 문장입니다."], [["한국어 문장이에요."]])
