@@ -1,9 +1,10 @@
-"""Text shared by the tests of the BLEU peers added for issue 13 (bleuscore,
-fast-bleu, compare-mt, vizseq): real translations and the edge cases."""
+"""Text shared by the tests of the BLEU peers: real translations, the edge cases,
+small corpora and raw text for the tokenizers."""
 
 from __future__ import annotations
 
 from helpers import ROOT
+from metricdiff.impls import resolve
 
 TRANSLATIONS = ROOT / "benchmarks" / "data" / "translations"
 
@@ -73,3 +74,19 @@ RAW = (
 CHINESE = (["我喜欢吃苹果。", "今天天气很好"], [["我爱吃苹果。"], ["今天的天气很好", "天气很好"]])
 JAPANESE = (["これは日本語の文です。"], [["これは日本語の文章です。"]])
 KOREAN = (["한국어 문장입니다."], [["한국어 문장이에요."]])
+
+
+# What the tests of torchmetrics and pytorch-ignite share (both need torch): every
+# third of the German, French and Russian verses (benchmarks/data/translations/README.md).
+HYPS = (TRANSLATIONS / "hyp.txt").read_text(encoding="utf-8").splitlines()[::3]
+REFS = [[r] for r in (TRANSLATIONS / "ref.txt").read_text(encoding="utf-8").splitlines()[::3]]
+TOKENIZED_CHINESE = (["猫 坐 在 垫子 上", "今天 天气 很 好"],
+                     [["猫 在 垫子 上"], ["今天 的 天气 很 好"]])
+DOC_HYP = ["the cat is on the mat"]
+DOC_REFS = [["there is a cat on the mat", "a cat is on the mat"]]
+
+
+def score(spec, metric, hyps, refs):
+    """The corpus score of ``--impl SPEC`` under its declared profile."""
+    adapter = resolve(spec, metric)
+    return adapter.corpus_score(metric, hyps, refs, adapter.options(metric))
