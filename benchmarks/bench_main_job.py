@@ -80,7 +80,7 @@ def own_cost(impl: str, generate: int) -> float:
                                             *generated_cases(metric, generate, SEED)]]
         for person in people:
             adapter = resolve(person.impl, metric)
-            cap = adapter.audit_generated_cases  # as the audit runs it (--all-cases aside)
+            cap = adapter.cost.audit_generated_cases  # as the audit runs it (--all-cases aside)
             taken = samples if cap is None else samples[: len(samples) - generate + cap]
             before = _cpu()
             adapter.score_cases(metric, taken, person.options)

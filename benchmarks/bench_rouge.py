@@ -429,7 +429,7 @@ def _measure_perl(task: Task) -> dict[str, Any]:
         "cpu": cpu,
         "perl_cpu": child,
         "max_diff": max(abs(r.fmeasure - e) for r, e in zip(results, expected, strict=True)),
-        "tolerance": adapter.tolerance.absolute,
+        "tolerance": adapter.declared.tolerance.absolute,
         "version": adapter.version(),
     }
 

@@ -116,7 +116,7 @@ def installed_version(name: str) -> tuple[str | None, str]:
         adapter = adapter_for_family(name, families_of(name)[0])
     except Exception as error:  # not registered here (another package's plug-in)
         return None, f"not an implementation metricdiff knows here ({error})"
-    metric = adapter.metrics[0]
+    metric = adapter.declared.metrics[0]
     version = _signed_version(adapter.signature(metric, adapter.default_options(metric)), name)
     if version in ("not-installed", "unknown", ""):
         return None, adapter.unavailable_reason() or "not installed"

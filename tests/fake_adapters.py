@@ -16,10 +16,10 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Collection, Mapping, Sequence
-from typing import ClassVar
+from collections.abc import Sequence
 
 from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.declarations import Cost, Declared
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.statistics import RougeResult
@@ -54,9 +54,8 @@ def expected(hyps: Sequence[str]) -> RougeResult:
 class MisbehavingAdapter(Adapter[RougeOptions, RougeResult]):
     name = "misbehaving"
     family = "rouge"
-    metrics = ("rouge-1",)
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {"stemmer": ANY}
-    batch_size = 4
+    declared = Declared(metrics=("rouge-1",), settable={"stemmer": ANY})
+    cost = Cost(batch_size=4)
 
     def default_options(self, metric: str) -> RougeOptions:
         return with_variant(RougeOptions(), metric)
@@ -87,7 +86,7 @@ class MisbehavingAdapter(Adapter[RougeOptions, RougeResult]):
 class BigBatchAdapter(MisbehavingAdapter):
     """The same, with every case in one chunk."""
 
-    batch_size = 2000
+    cost = Cost(batch_size=2000)
 
 
 class UnavailableAdapter(MisbehavingAdapter):

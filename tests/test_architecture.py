@@ -42,10 +42,11 @@ LAYERS: list[tuple[str, ...]] = [
 ]
 
 #: The layers inside ``impls/``, from the bottom up: what every implementation
-#: shares, the interface, the reference and a user's own (neither imports the
-#: other), the peers, and the registry (``impls/__init__.py``).
+#: shares (and what an adapter declares), the interface, the reference and a
+#: user's own (neither imports the other), the peers, and the registry
+#: (``impls/__init__.py``).
 IMPLS_LAYERS: list[tuple[str, ...]] = [
-    ("settings", "segment_references", "quiet_import", "text"), ("base",),
+    ("settings", "segment_references", "quiet_import", "text", "declarations"), ("base",),
     ("reference", "user"), ("peers",), ("__init__",),
 ]
 

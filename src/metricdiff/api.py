@@ -31,15 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from metricdiff.cases.case import Sample
+from metricdiff.cases.case import References, Sample
 from metricdiff.errors import InputError
 
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.findings.finding import Finding
-
-#: Each segment's references, as the API takes them.
-PerSegment = Sequence[Sequence[str | None]]
 
 
 def _preview(text: str) -> str:
@@ -58,7 +55,7 @@ def _texts(name: str, values: object) -> tuple[str, ...]:
 
 
 def per_segment(
-    hyps: Sequence[str], refs: PerSegment | None = None,
+    hyps: Sequence[str], refs: References | None = None,
     ref_streams: Sequence[Sequence[str]] | None = None,
 ) -> Sample:
     """``hyps`` and each segment's references, checked: exactly one of ``refs``
@@ -118,7 +115,7 @@ class Score:
 
 
 def score(
-    impl: str, metric: str, hyps: Sequence[str], refs: PerSegment | None = None, *,
+    impl: str, metric: str, hyps: Sequence[str], refs: References | None = None, *,
     ref_streams: Sequence[Sequence[str]] | None = None,
     options: Mapping[str, str] | None = None,
 ) -> Score:
@@ -148,7 +145,7 @@ def score(
     chosen = adapter.options(metric, dict(options or {}))
     result = scoring.score(adapter, metric, hyps, segments, chosen).result_or_raise(
         f"{adapter.display_name} {metric}")
-    known = not (adapter.user_profile and not options)
+    known = not (adapter.declared.user_profile and not options)
     return Score(adapter.name, adapter.version(), metric, result.headline,
                  adapter.signature(metric, chosen), profile_of(chosen) if known else None,
                  result.to_json())
@@ -158,7 +155,7 @@ def score(
 
 
 def compare(
-    hyps: Sequence[str], refs: PerSegment | None = None, *,
+    hyps: Sequence[str], refs: References | None = None, *,
     ref_streams: Sequence[Sequence[str]] | None = None,
     metrics: Sequence[str] | None = None,
     impls: Sequence[str] | None = None,
@@ -218,7 +215,7 @@ class AuditResult:
 
 
 def audit(
-    hyps: Sequence[str], refs: PerSegment | None = None, *,
+    hyps: Sequence[str], refs: References | None = None, *,
     ref_streams: Sequence[Sequence[str]] | None = None,
     metrics: Sequence[str] | None = None,
     impls: Sequence[str] | None = None,
@@ -309,8 +306,8 @@ def implementations() -> list[Implementation]:
             # reason still names what cannot
             name, adapters[0].version(), any(reason is None for reason in reasons),
             "; ".join(dict.fromkeys(reason for reason in reasons if reason)),
-            tuple(metric for a in adapters for metric in a.metrics),
-            {a.family: profile_of(a.default_options(a.metrics[0])) for a in adapters},
+            tuple(metric for a in adapters for metric in a.declared.metrics),
+            {a.family: profile_of(a.default_options(a.declared.metrics[0])) for a in adapters},
         ))
     return found
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import metricdiff.impls as adapters
+from metricdiff.impls.declarations import Package
 from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
 from report_freshness import FINGERPRINT_NAME, fingerprint, freshness
 
@@ -65,7 +66,7 @@ class AbsentBleuAdapter(ReferenceBleuAdapter):
     """A peer whose distribution is not installed anywhere."""
 
     name = "absent"
-    distribution = "no-such-distribution-metricdiff-test"
+    package = Package(distribution="no-such-distribution-metricdiff-test")
 
     def unavailable_reason(self) -> str | None:
         return "absent: cannot import absent (pip install absent)"

@@ -353,7 +353,7 @@ def test_first_difference_describes_the_minimal_example(
     assert shrunk, "nothing was shrunk: the test would prove nothing"
 
     def tolerance(name: str) -> Tolerance:
-        return adapters.get_adapter(name.split("+")[0], "bleu").tolerance
+        return adapters.get_adapter(name.split("+")[0], "bleu").declared.tolerance
 
     checked = 0
     for finding in findings:

@@ -1,4 +1,4 @@
-"""A costly peer (``Adapter.audit_generated_cases``: pyrouge, jury) takes only the
+"""A costly peer (``Cost.audit_generated_cases``: pyrouge, jury) takes only the
 first generated cases of an audit, every fixture and user case still, and the
 audit says so; the cases it did not run are no findings; ``--all-cases`` lifts it."""
 
@@ -10,6 +10,7 @@ from metricdiff.auditing.cases import fixture_cases, generated_cases
 from metricdiff.auditing.config import AuditConfig
 from metricdiff.auditing.metric import audit_metric
 from metricdiff.cases.bundled import fixtures_folder
+from metricdiff.impls.declarations import Cost
 
 
 @pytest.fixture
@@ -17,8 +18,8 @@ def capped_peer(monkeypatch):
     pytest.importorskip("rouge_metric")
     from metricdiff.impls.peers.rouge_metric_py import RougeMetricPyAdapter
 
-    monkeypatch.setattr(RougeMetricPyAdapter, "audit_generated_cases", 3)
-    monkeypatch.setattr(RougeMetricPyAdapter, "audit_cost", "a test's cap")
+    monkeypatch.setattr(RougeMetricPyAdapter, "cost",
+                        Cost(audit_generated_cases=3, audit_reason="a test's cap"))
     return "rouge-metric-py"
 
 

@@ -4,9 +4,13 @@ that already holds the peer's metadata)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from helpers import ROOT
 from metricdiff.cli import main
+from metricdiff.impls import isolated_peers
 from metricdiff.impls.peers import _isolated
 
 
@@ -38,7 +42,7 @@ def test_install_peers_prints_pinned_pip_commands(capsys, monkeypatch, tmp_path)
     assert f"--target {tmp_path / 'jury'} jury==2.3.1 evaluate==0.4.6" in "\n".join(out)
     # nmtpytorch 4.0.0 for the copy of multi-bleu.perl it ships (peers/multi_bleu.py).
     assert f"--target {tmp_path / 'multi-bleu'} nmtpytorch==4.0.0" in "\n".join(out)
-    assert len(out) == len(_isolated.PEERS) and not any(tmp_path.iterdir())  # nothing installed
+    assert len(out) == len(isolated_peers()) and not any(tmp_path.iterdir())  # nothing installed
 
 
 def test_install_peers_leaves_what_is_there_and_says_where_it_looks(
@@ -64,3 +68,17 @@ def test_install_peers_refuses_an_unknown_peer(capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown peer rouge-score" in err
     assert "rouge-pltrdy, py-rouge" in err
+
+
+def test_help_and_docs_name_every_isolated_peer(capsys):
+    # The names come from the adapters' Package.isolated alone: --help lists each,
+    # and docs/commands/install-peers.md's NAME option names each, no more.
+    names = list(isolated_peers())
+    assert len(names) == 8
+    with pytest.raises(SystemExit):
+        main(["install-peers", "--help"])
+    shown = " ".join(capsys.readouterr().out.split())
+    assert f"(default: {', '.join(names)})" in shown
+    page = (ROOT / "docs" / "commands" / "install-peers.md").read_text(encoding="utf-8")
+    option = " ".join(page.split("- `NAME` — ", 1)[1].split("; default all")[0].split())
+    assert re.findall(r"`([\w-]+)`", option) == names

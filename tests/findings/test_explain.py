@@ -55,7 +55,8 @@ def test_smoothing_none_is_explained_as_sacrebleus_exp() -> None:
     assert target.score == pytest.approx(37.99178428257963)
     assert target.counts == (5, 3, 1, 0)
     wrong = with_overrides(declared, {"smoothing": "none"})
-    explanation = explain("bleu", wrong, [CAT], [target], get_adapter("sacrebleu").tolerance)
+    tolerance = get_adapter("sacrebleu").declared.tolerance
+    explanation = explain("bleu", wrong, [CAT], [target], tolerance)
     # floor (0.1/3), add-k ((3+1)/(5+1) for bigrams already) come before exp in the
     # axis and do not reproduce; exp does.
     assert explanation.axis == "smoothing"
@@ -162,7 +163,7 @@ def test_rouge_metric_py_rouge_l_is_summary_level() -> None:
     # hypothesis: 4 of 4 -> R = P = F = 1; sentence-level LCS of "a b c d" and
     # "c d a b" is 2 -> 0.5.
     assert (target.recall, target.precision, target.fmeasure) == (1.0, 1.0, 1.0)
-    explanation = explain("rouge-l", declared, [sample], [target], adapter.tolerance)
+    explanation = explain("rouge-l", declared, [sample], [target], adapter.declared.tolerance)
     assert explanation.axis == "variant"
     assert explanation.values == ("l", "lsum")
     assert explanation.first_difference is not None

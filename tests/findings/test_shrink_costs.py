@@ -60,7 +60,7 @@ def test_an_adapter_declaring_a_process_per_case_starts_one_per_case(
     # which is what the shrinker must know to judge as few candidates as it can.
     assert _processes_started(monkeypatch, impl, metric, CASES) >= len(CASES)
     adapter = require_impl(impl, metric)
-    assert adapter.process_per_case and not adapter.process_per_call
+    assert adapter.cost.process_per_case and not adapter.cost.process_per_call
 
 
 def test_the_perl_script_declares_a_process_per_call(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -70,14 +70,14 @@ def test_the_perl_script_declares_a_process_per_call(monkeypatch: pytest.MonkeyP
     few = _processes_started(monkeypatch, "rouge155", "rouge-1", CASES[:1])
     assert _processes_started(monkeypatch, "rouge155", "rouge-1", CASES * 2) == few
     adapter = require_impl("rouge155", "rouge-1")
-    assert adapter.process_per_call and not adapter.process_per_case
+    assert adapter.cost.process_per_call and not adapter.cost.process_per_case
 
 
 def test_python_adapters_start_no_process() -> None:
     for impl in ("rouge-score", "sacrebleu"):
         metric = "bleu" if impl == "sacrebleu" else "rouge-1"
         adapter = require_impl(impl, metric)
-        assert not adapter.process_per_call and not adapter.process_per_case
+        assert not adapter.cost.process_per_call and not adapter.cost.process_per_case
 
 
 def test_textless_texts_by_hand() -> None:
@@ -124,5 +124,5 @@ def test_jury_rouge_declares_its_corpus_results_unrepeatable() -> None:
     # docs/peers.md: its bootstrap median gave F 0.5782, then 0.5708, on one fixture.
     from metricdiff.impls import get_adapter
 
-    assert not get_adapter("jury", "rouge-1").reproducible
-    assert get_adapter("rouge-score", "rouge-1").reproducible
+    assert not get_adapter("jury", "rouge-1").declared.reproducible
+    assert get_adapter("rouge-score", "rouge-1").declared.reproducible

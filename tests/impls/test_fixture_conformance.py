@@ -45,7 +45,7 @@ def disagreements(name: str, family: str) -> dict[tuple[str, str, str], str]:
         pytest.skip(reason)
     found = {}
     for case in CASES:
-        if case.metric not in adapter.metrics:
+        if case.metric not in adapter.declared.metrics:
             continue
         reference = get_adapter("reference", case.metric)
         for expectation in case.expectations:
@@ -60,7 +60,7 @@ def disagreements(name: str, family: str) -> dict[tuple[str, str, str], str]:
                 continue
             expected = reference.corpus_score(case.metric, case.hyps, case.refs, options)
             as_expectation = Expectation({}, expected.to_json(), "reference", 0.0)
-            problems = mismatches(actual, as_expectation, adapter.tolerance)
+            problems = mismatches(actual, as_expectation, adapter.declared.tolerance)
             if problems:
                 found[key] = "; ".join(problems)
     return found
@@ -69,7 +69,7 @@ def disagreements(name: str, family: str) -> dict[tuple[str, str, str], str]:
 @pytest.mark.parametrize(("name", "family"), PEERS, ids=lambda v: str(v))
 def test_agrees_with_reference_or_is_a_known_finding(name, family):
     found = disagreements(name, family)
-    metrics = adapter_for_family(name, family).metrics
+    metrics = adapter_for_family(name, family).declared.metrics
     metric_of = {case.id: case.metric for case in CASES}
     pinned = {
         key for key in FIXTURE_FINDINGS

@@ -20,6 +20,7 @@ import pytest
 import metricdiff.impls as adapters
 from helpers import run
 from metricdiff.errors import MetricdiffWarning
+from metricdiff.impls.declarations import Isolated
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.quiet_import import MAX_SAID, import_quietly, output_captured
 
@@ -29,16 +30,17 @@ PRINTED = "Error importing huggingface_hub.hf_api: No module named 'requests'"
 #: import, and one whose library prints and imports.
 PLUGIN = '''
 from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
+from metricdiff.impls.declarations import Package
 
 
 class ChattyBroken(ReferenceBleuAdapter):
     name = "md-chatty-broken"
-    modules = ("md_chatty_broken_lib",)
+    package = Package(modules=("md_chatty_broken_lib",))
 
 
 class ChattyFine(ReferenceBleuAdapter):
     name = "md-chatty-fine"
-    modules = ("md_chatty_fine_lib",)
+    package = Package(modules=("md_chatty_fine_lib",))
 '''
 
 
@@ -131,11 +133,10 @@ def test_an_isolated_peer_that_prints_at_import(
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: md-chatty-pkg\nVersion: 2.0\n",
                                    encoding="utf-8")
     monkeypatch.setenv(_isolated.ENV_VAR, str(tmp_path / "peers"))
-    peer = _isolated.IsolatedPeer("md-chatty-isolated", "md-chatty-pkg", "2.0", "md_chatty_pkg")
-    monkeypatch.setitem(_isolated.PEERS, peer.name, peer)
+    peer = Isolated("md-chatty-isolated", "md-chatty-pkg", "2.0", "md_chatty_pkg")
     monkeypatch.delitem(_isolated._LOADED, peer.name, raising=False)
     with pytest.warns(MetricdiffWarning, match=f"importing md_chatty_pkg printed: {PRINTED}"):
-        loaded = _isolated.load(peer.name)
+        loaded = _isolated.load(peer)
     monkeypatch.delitem(_isolated._LOADED, peer.name)
     assert loaded.module.VALUE == 1 and loaded.version == "2.0"
     assert capsys.readouterr().out == ""

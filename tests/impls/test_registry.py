@@ -22,10 +22,10 @@ def test_adapters_are_registered():
 def test_adapter_metadata(name):
     adapter = get_adapter(name)
     assert adapter.name == name
-    assert adapter.metrics == ("bleu",)
-    assert adapter.install_hint == "pip install 'metricdiff[peers]'"
-    assert adapter.modules
-    pytest.importorskip(adapter.modules[0])
+    assert adapter.declared.metrics == ("bleu",)
+    assert adapter.package.install_hint == "pip install 'metricdiff[peers]'"
+    assert adapter.package.modules
+    pytest.importorskip(adapter.package.modules[0])
     assert adapter.unavailable_reason() is None
     assert adapter.version() not in ("unknown", "not-installed")
     assert adapter.signature("bleu", adapter.default_options("bleu")).startswith(
@@ -40,4 +40,4 @@ def test_default_options_validate(name):
     # the declared profile is accepted as is, and every settable axis is a real axis
     adapter = get_adapter(name)
     assert adapter.options("bleu") == adapter.default_options("bleu")
-    assert set(adapter.settable) <= set(AXES)
+    assert set(adapter.declared.settable) <= set(AXES)

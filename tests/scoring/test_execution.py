@@ -270,7 +270,7 @@ def test_job_freezes_its_cases() -> None:
 
 
 def test_fake_adapter_module_is_importable() -> None:
-    assert fake_adapters.MisbehavingAdapter.batch_size == 4
+    assert fake_adapters.MisbehavingAdapter.cost.batch_size == 4
 
 
 # --------------------------------------------------------------------------

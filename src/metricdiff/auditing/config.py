@@ -42,7 +42,7 @@ class AuditConfig:
     - ``strict``: hold every implementation to float noise alone, so that
       differences within what its tolerance says it can state are findings too;
     - ``all_cases``: run every participant on every generated case, the costly
-      ones too (an adapter's ``audit_generated_cases``; ``--all-cases``).
+      ones too (an adapter's ``cost.audit_generated_cases``; ``--all-cases``).
     """
 
     impls: tuple[str, ...] | None = attrs.field(default=None, converter=_names)

@@ -80,7 +80,7 @@ def _package(person: Participant) -> str:
     """The distribution the implementation comes from (its adapter's), or ``""``
     for one that names none (the reference, a user's own)."""
     try:
-        return get_adapter(person.impl, person.metric).distribution or ""
+        return get_adapter(person.impl, person.metric).package.distribution or ""
     except MetricdiffError:
         return ""
 

@@ -22,7 +22,7 @@ def _stemmed_value(adapter: AnyAdapter, declared: Options) -> str | None:
         return None
     if adapter.name == REFERENCE:
         return REFERENCE_STEMMER
-    return adapter.own_stemmer
+    return adapter.declared.own_stemmer
 
 
 def participants(
@@ -51,16 +51,16 @@ def participants(
         if reason is not None:
             skipped.append(reason)
             continue
-        claimed = dict(user_profile or {}) if adapter.user_profile else {}
+        claimed = dict(user_profile or {}) if adapter.declared.user_profile else {}
         declared = adapter.options(metric, claimed)
         label = "paper" if adapter.display_name == REFERENCE else "declared"
-        if adapter.user_profile and not (claimed or adapter.settings):
+        if adapter.declared.user_profile and not (claimed or adapter.settings):
             label = "unknown"
-        tolerance = Tolerance() if strict else adapter.tolerance
+        tolerance = Tolerance() if strict else adapter.declared.tolerance
         chosen.append(_participant(adapter, metric, label, declared, tolerance))
         if adapter.settings:  # it takes part as configured, and only so
             continue
-        for variant, overrides in sorted(adapter.variants.items()):
+        for variant, overrides in sorted(adapter.declared.variants.items()):
             chosen.append(_participant(adapter, metric, variant,
                                        adapter.options(metric, dict(overrides)), tolerance))
         stemmer = _stemmed_value(adapter, declared) if family(metric) == "rouge" else None

@@ -56,7 +56,7 @@ def score_everything(
 
 @attrs.frozen
 class _Cap:
-    """The cases a costly participant runs (``Adapter.audit_generated_cases``),
+    """The cases a costly participant runs (``Cost.audit_generated_cases``),
     and what the others say in its place."""
 
     indices: tuple[int, ...]
@@ -74,13 +74,13 @@ def _capped(person: Participant, cases: Sequence[Case], config: AuditConfig) -> 
         adapter = resolve(person.impl, person.metric)
     except MetricdiffError:  # a user's own: never capped
         return None
-    cap = adapter.audit_generated_cases
+    cap = adapter.cost.audit_generated_cases
     generated = [i for i, case in enumerate(cases) if case.origin == "generated"]
     if cap is None or len(generated) <= cap:
         return None
     left_out = set(generated[cap:])
     why = (f"{person.name} takes the first {cap} of {len(generated)} generated cases "
-           f"({adapter.audit_cost}); --all-cases runs it on every one")
+           f"({adapter.cost.audit_reason}); --all-cases runs it on every one")
     config.progress(f"{person.metric}: {why}")
     error = f"UnsupportedOption: not run: {why}"
     return _Cap(tuple(i for i in range(len(cases)) if i not in left_out),

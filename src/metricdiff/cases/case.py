@@ -15,7 +15,7 @@ mean nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -24,10 +24,14 @@ from metricdiff.cases.escapes import unescape_sentence_breaks
 from metricdiff.errors import FixtureError
 from metricdiff.profiles.metrics import family
 
-#: Each segment's references, in order; ``None`` marks a missing reference.
-References = tuple[tuple[str | None, ...], ...]
+#: Each segment's references, in order; ``None`` marks a missing reference
+#: (``refs[i]``: the references of hypothesis i).  The one spelling of references
+#: everywhere: a case, an implementation, the API.
+References = Sequence[Sequence[str | None]]
+#: References as a case holds them: tuples, so that a case can be hashed.
+FrozenReferences = tuple[tuple[str | None, ...], ...]
 #: A case's texts alone: its hypotheses and each segment's references.
-Sample = tuple[tuple[str, ...], References]
+Sample = tuple[tuple[str, ...], FrozenReferences]
 
 
 def size(sample: Sample) -> int:
@@ -42,7 +46,7 @@ def _hypotheses(hyps: Iterable[str]) -> tuple[str, ...]:
     return tuple(hyps)
 
 
-def _references(refs: Iterable[Iterable[str | None]]) -> References:
+def _references(refs: Iterable[Iterable[str | None]]) -> FrozenReferences:
     return tuple(tuple(segment) for segment in refs)
 
 
@@ -87,7 +91,7 @@ class Case:
     """
 
     hyps: tuple[str, ...] = attrs.field(converter=_hypotheses)
-    refs: References = attrs.field(converter=_references)
+    refs: FrozenReferences = attrs.field(converter=_references)
     id: str = attrs.field(default="", kw_only=True)
     origin: str = attrs.field(default="", kw_only=True)
     klass: str = attrs.field(default="", kw_only=True)

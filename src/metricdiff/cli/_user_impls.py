@@ -34,13 +34,13 @@ def check_impls(
     own = []
     for spec in canonical:
         adapters = [adapter_for_family(spec, f) for f in families_of(spec)]
-        if any(adapter.user_profile for adapter in adapters):
+        if any(adapter.declared.user_profile for adapter in adapters):
             own.append(spec)
             # Loadable first: a function that cannot be imported says nothing either,
             # and "give --metric" would send its author the wrong way.
             for adapter in adapters:
                 adapter.ensure_available()
-            if not metric_given and not all(a.metrics_declared for a in adapters):
+            if not metric_given and not all(a.declared.metrics_declared for a in adapters):
                 raise ConventionError(
                     f"{spec}: give --metric (the {adapters[0].kind} does not say which "
                     "metrics it implements)"

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     impls = list(dict.fromkeys(adapter.name for adapter in adapters))
     signatures = {
         f"{a.name} ({a.family})": a.signature(
-            a.metrics[0], a.default_options(a.metrics[0])
+            a.declared.metrics[0], a.default_options(a.declared.metrics[0])
         )
         for a in adapters
     }

@@ -74,7 +74,7 @@ def _who(adapter: AnyAdapter) -> str:
     own by its spec alone, unless its module states a ``__version__`` (``local``
     is metricdiff's placeholder, and "python:f.py:f local failed" reads oddly)."""
     version = adapter.version()
-    if adapter.user_profile and version == LOCAL_VERSION:
+    if adapter.declared.user_profile and version == LOCAL_VERSION:
         return adapter.display_name
     return f"{adapter.display_name} {version}"
 
@@ -105,7 +105,7 @@ def _groups(impl: str, metrics: Sequence[str], overrides: Mapping[str, str]) -> 
             own = {axis: value for axis, value in overrides.items()
                    if axis in known or not _in_any_family(axis)}
         groups.append(_Group(adapter, [(m, adapter.options(m, own)) for m in names],
-                             adapter.user_profile and not (own or adapter.settings)))
+                             adapter.declared.user_profile and not (own or adapter.settings)))
     return groups
 
 

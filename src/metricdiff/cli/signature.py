@@ -30,7 +30,7 @@ def _metric_of(args: argparse.Namespace) -> str:
     families = families_of(args.impl)
     if "bleu" in families:
         return "bleu"
-    return str(get_adapter(args.impl, "rouge-1").metrics[0])
+    return str(get_adapter(args.impl, "rouge-1").declared.metrics[0])
 
 
 def split_impl(impl: str) -> tuple[str, str | None]:

@@ -92,16 +92,16 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str,
             adapter = get_adapter(name, metric)
         except Exception:  # another family altogether: not part of this metric
             continue
-        if metric not in adapter.metrics:
+        if metric not in adapter.declared.metrics:
             continue
         reason = adapter.unavailable_reason()
         if reason is not None:
             if impls is not None:
                 chosen.append(Entrant(name, metric, None, error=reason))
             continue
-        own = (claimed or {}).get(name, {}) if adapter.user_profile else {}
+        own = (claimed or {}).get(name, {}) if adapter.declared.user_profile else {}
         chosen.append(_entrant(adapter, name, metric, {**own, **_settings(metric, report)},
-                               declared=bool(own) or not adapter.user_profile))
+                               declared=bool(own) or not adapter.declared.user_profile))
     return chosen
 
 
@@ -264,7 +264,7 @@ def _slow_first(job: Job) -> int:
     script's large ``batch_size`` says so) go first, so that the others fill the
     workers around them instead of leaving one running alone at the end."""
     try:
-        return -get_adapter(job.impl, job.metric).batch_size
+        return -get_adapter(job.impl, job.metric).cost.batch_size
     except Exception:  # the worker will say what is wrong with it
         return 0
 

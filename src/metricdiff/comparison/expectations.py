@@ -162,7 +162,7 @@ def run_cases(
         for case in cases
         for index, expectation in enumerate(case.expectations)
         for adapter in adapters
-        if case.metric in adapter.metrics
+        if case.metric in adapter.declared.metrics
     ]
     requests = [
         Request(adapter, case.metric, [(case.hyps, case.refs)], options)
@@ -172,7 +172,7 @@ def run_cases(
     scored = iter(score_requests(requests, timeout=timeout, workers=workers))
     return [
         base if options is None
-        else _conclude(case, expectation, base, next(scored)[0], adapter.tolerance)
+        else _conclude(case, expectation, base, next(scored)[0], adapter.declared.tolerance)
         for case, expectation, adapter, base, options in planned
     ]
 
@@ -191,4 +191,4 @@ def run_expectation(
     [[scored]] = score_requests(
         [Request(adapter, case.metric, [(case.hyps, case.refs)], options)], timeout=timeout
     )
-    return _conclude(case, expectation, base, scored, adapter.tolerance)
+    return _conclude(case, expectation, base, scored, adapter.declared.tolerance)

@@ -19,12 +19,11 @@ is inert when:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+from metricdiff.cases.case import References
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Options
-
-References = Sequence[Sequence[str | None]]
 
 #: Axes that matter only when the segments have several (or empty) references.
 _REFERENCE_COUNT_AXES = ("multi_ref", "ref_length", "closest_tie", "empty_reference")

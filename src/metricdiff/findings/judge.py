@@ -42,7 +42,7 @@ def process_per_call(metric: str, witness: Witness) -> bool:
     ``process_per_call``, as the Perl script's): there a call costs about the same
     for one candidate as for 64, so candidates go in full batches, and Hypothesis,
     which judges one at a time, is not used."""
-    return _a_side(metric, witness, lambda adapter: adapter.process_per_call)
+    return _a_side(metric, witness, lambda adapter: adapter.cost.process_per_call)
 
 
 def process_per_case(metric: str, witness: Witness) -> bool:
@@ -50,14 +50,14 @@ def process_per_case(metric: str, witness: Witness) -> bool:
     declares ``process_per_case``: pyrouge, multi-bleu.perl, a ``cmd:`` program):
     every candidate judged costs a process, so as few are judged as may be, and
     not by Hypothesis, which judges one per call."""
-    return _a_side(metric, witness, lambda adapter: adapter.process_per_case)
+    return _a_side(metric, witness, lambda adapter: adapter.cost.process_per_case)
 
 
 def unrepeatable(metric: str, witness: Witness) -> bool:
     """Whether a side's corpus results differ from one run to the next (its adapter
     declares ``reproducible = False``, as jury's ROUGE): judged on a smaller corpus
     it may show a finding by chance, and not again."""
-    return _a_side(metric, witness, lambda adapter: not adapter.reproducible)
+    return _a_side(metric, witness, lambda adapter: not adapter.declared.reproducible)
 
 
 def _a_side(metric: str, witness: Witness, test: Callable[[AnyAdapter], bool]) -> bool:

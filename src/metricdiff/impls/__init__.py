@@ -27,6 +27,7 @@ from typing import Any
 from metricdiff.errors import AdapterUnavailable, MetricdiffWarning, UnsupportedOption
 from metricdiff.impls import user
 from metricdiff.impls.base import Adapter
+from metricdiff.impls.declarations import Isolated
 from metricdiff.impls.quiet_import import import_quietly
 from metricdiff.impls.settings import ImplSpec, parse_spec
 from metricdiff.profiles import ConventionError, axis_names
@@ -94,13 +95,36 @@ def adapter_names() -> list[str]:
     return [*_REGISTRY, *(name for name in _plugin_entries() if _plugin_classes(name))]
 
 
+def builtin_classes() -> list[type[AnyAdapter]]:
+    """Every built-in adapter class (the reference's and the peers'), one per
+    implementation and family, in the registry's order; each peer's module is
+    imported, not its library."""
+    found = []
+    for families in _REGISTRY.values():
+        for target in families.values():
+            module_name, class_name = target.split(":")
+            module = importlib.import_module(f"metricdiff.impls.{module_name}")
+            found.append(getattr(module, class_name))
+    return found
+
+
+def isolated_peers() -> dict[str, Isolated]:
+    """Name -> the folder of its own of every built-in peer that needs one
+    (``Package.isolated``): what ``metricdiff install-peers`` installs."""
+    peers: dict[str, Isolated] = {}
+    for adapter in builtin_classes():
+        if adapter.package.isolated is not None:
+            peers.setdefault(adapter.package.isolated.name, adapter.package.isolated)
+    return peers
+
+
 def _adapter_class(name: str, wanted: str) -> type[AnyAdapter] | None:
     """The adapter class of implementation ``name`` (without settings) for the
     family ``wanted``, None if it has no such family; ConventionError if the name
     is unknown."""
     own = user.adapter_class(name, wanted)
     if own is not None:
-        return own if own.metrics else None
+        return own if own.declared.metrics else None
     if name in _REGISTRY:
         if wanted not in _REGISTRY[name]:
             return None
@@ -225,7 +249,7 @@ def computes(spec: str, metric: str) -> bool:
     """Whether the implementation ``spec`` names computes ``metric`` (installed or
     not; ConventionError if it is unknown)."""
     try:
-        return metric in get_adapter(spec, metric).metrics
+        return metric in get_adapter(spec, metric).declared.metrics
     except UnsupportedOption:  # not even the metric's family, or its settings' axes
         return False
 
@@ -275,10 +299,12 @@ __all__ = [
     "UnsupportedOption",
     "adapter_for_family",
     "adapter_names",
+    "builtin_classes",
     "chosen_metrics",
     "computes",
     "families_of",
     "get_adapter",
+    "isolated_peers",
     "resolve",
 ]
 

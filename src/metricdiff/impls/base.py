@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import abc
 import copy
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 import attrs
 
 from metricdiff._version import __version__
+from metricdiff.cases.case import References
 from metricdiff.errors import AdapterUnavailable, UnsupportedOption
+from metricdiff.impls.declarations import Cost, Declared, Package, Tolerance
 from metricdiff.impls.quiet_import import import_quietly
 from metricdiff.impls.settings import merged_settings, spec_text
 from metricdiff.profiles import (
@@ -36,9 +38,6 @@ from metricdiff.statistics import BleuResult, RougeResult
 OptionsT = TypeVar("OptionsT", BleuOptions, RougeOptions)
 ResultT = TypeVar("ResultT", BleuResult, RougeResult)
 
-#: Each segment's references, in order; ``None`` marks a missing reference.
-References = Sequence[Sequence[str | None]]
-
 #: Cases scored together (``score_cases``): each its hypotheses and references.
 Cases = Sequence[tuple[Sequence[str], References]]
 
@@ -50,33 +49,17 @@ ANY = None
 
 AdapterT = TypeVar("AdapterT", bound="Adapter[Any, Any]")
 
-
-@attrs.frozen
-class Tolerance:
-    """What an implementation can state, and why: its numbers are equal to an
-    exact derivation when they differ by less than ``absolute`` (its printed
-    precision: a number printed to d decimals stands for anything within half a
-    unit of the last one, a whole unit when the derivation rounds too; or a floor
-    under which its floats carry no meaning) plus ``relative`` times the value
-    (float noise: the same formula in another order of operations).  Counts are whole numbers, so
-    any tolerance below 1 compares them exactly.  A difference within it is not
-    a finding of the audit unless ``--strict`` asks for every one
-    (``Tolerance()``: float noise alone)."""
-
-    absolute: float = 0.0
-    relative: float = 1e-9
-    reason: str = "Python floats: the same formula in another order of operations"
-
-    def describe(self) -> str:
-        """``absolute 1e-05, relative 1e-09 (why); differences within it are not
-        findings (...)``: the line the audit and its reports give."""
-        return (f"absolute {self.absolute:g}, relative {self.relative:g} ({self.reason}); "
-                "differences within it are not findings (audit --strict shows them)")
-
-    def allows(self, expected: float, actual: float, floor: float) -> bool:
-        """Whether ``actual`` is within this tolerance (or ``floor``) of ``expected``."""
-        bound = max(floor, self.absolute + self.relative * abs(expected))
-        return abs(expected - actual) <= bound
+#: The class attributes an adapter once set, and where each is declared now.
+_MOVED = {
+    **{name: f"package = Package({name}=...)" for name in ("distribution", "modules")},
+    "install_hint": "package = Package(extra=..., isolated=..., note=...)",
+    **{name: f"declared = Declared({name}=...)" for name in (
+        "metrics", "metrics_declared", "profile", "settable", "own_stemmer", "variants",
+        "tolerance", "refused", "user_profile", "reproducible")},
+    **{name: f"cost = Cost({name}=...)" for name in (
+        "batch_size", "process_per_call", "process_per_case", "audit_generated_cases")},
+    "audit_cost": "cost = Cost(audit_reason=...)",
+}
 
 
 @attrs.frozen
@@ -91,70 +74,39 @@ class Scored(Generic[ResultT]):
 class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     """One peer's implementation of one metric family (BLEU or ROUGE).
 
-    Subclasses set the class attributes and implement ``corpus_score``;
-    ``profile`` declares the peer's defaults as departures from the paper's
-    profile, ``settable`` maps each axis the adapter can change to the values (as
-    text) it accepts, or ``ANY``.  An axis missing from ``settable`` is fixed at
-    the declared default.
+    A subclass names itself (``name``, ``family``), says what it is in three
+    frozen values (``package``, ``declared``, ``cost``: ``impls/declarations.py``)
+    and implements ``corpus_score``.  ``declared.profile`` gives the peer's
+    defaults as departures from the paper's profile, ``declared.settable`` maps
+    each axis the adapter can change to the values (as text) it accepts, or
+    ``ANY``; an axis missing from it is fixed at the declared default.
+
     """
 
     name: ClassVar[str]
-    #: PyPI distribution whose version identifies the implementation.
-    distribution: ClassVar[str | None] = None
-    #: Modules that must import for the adapter to work.
-    modules: ClassVar[tuple[str, ...]] = ()
-    install_hint: ClassVar[str] = "pip install 'metricdiff[peers]'"
     #: ``bleu`` or ``rouge``; a peer with both has one adapter class per family.
     family: ClassVar[str] = "bleu"
-    metrics: ClassVar[tuple[str, ...]] = ("bleu",)
-    #: Whether ``metrics`` is what the implementation says it computes (a user's
-    #: command never says: it is offered every metric of its family), and what
-    #: to call it when it does not.
-    metrics_declared: ClassVar[bool] = True
     kind: ClassVar[str] = "implementation"
-    #: The declared default profile as its departures from the paper's (axis name
-    #: -> typed value): every axis not named is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {}
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
-    #: The stemmer the implementation itself offers (rouge-score's use_stemmer, the
-    #: Perl script's -m), by its value on the ``stemmer`` axis; None if it has none.
-    own_stemmer: ClassVar[str | None] = None
-    #: Settings its users often choose instead of the defaults (sacrebleu's
-    #: ``--tokenize intl``), by name: the audit runs each as one more participant,
-    #: ``<name>+<variant>``, because papers report numbers under them too.
-    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {}
-    #: What its numbers can state: how closely they are expected to match an
-    #: exact derivation (its printed precision, float noise).
-    tolerance: ClassVar[Tolerance] = Tolerance()
-    #: Values the peer has that metricdiff refuses, with the reason (axis -> value
-    #: -> why): a tokenizer that downloads a model, say.
-    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {}
+    #: Where it comes from and how it is installed.
+    package: ClassVar[Package] = Package()
+    #: What it computes, its default profile, and what it can be set to.
+    declared: ClassVar[Declared] = Declared()
+    #: What running it costs, for the scheduler and the audit.
+    cost: ClassVar[Cost] = Cost()
     #: The settings this adapter runs under (``--impl 'NAME[AXIS=VALUE]'``, see
     #: ``metricdiff.impls.settings``): axis -> value text, which
     #: ``options`` applies; ``configured`` gives an adapter with settings.
     settings: Mapping[str, str] = MappingProxyType({})
-    #: A user's own implementation (``python:``, ``cmd:``): its profile is what the
-    #: user declares with ``-o``, unknown (and inferred by the audit) without it.
-    user_profile: ClassVar[bool] = False
-    #: How many cases ``metricdiff.scoring.execution`` hands to one ``score_cases`` call;
-    #: an adapter with a high fixed cost per call (a process) wants more.
-    batch_size: ClassVar[int] = 200
-    #: Every ``score_cases`` call starts a process (the Perl script, once per batch):
-    #: judging one case costs about what judging many in the same call costs.
-    process_per_call: ClassVar[bool] = False
-    #: Every case scored starts a process of its own (pyrouge, multi-bleu.perl, a
-    #: ``cmd:`` program): each case judged costs a process start.
-    process_per_case: ClassVar[bool] = False
-    #: Whether a corpus always gets the same result (jury's ROUGE corpus score, a
-    #: bootstrap median, differs from one run to the next: docs/peers.md).  The
-    #: shrinker cannot judge a smaller corpus by an implementation that is not.
-    reproducible: ClassVar[bool] = True
-    #: At most this many generated cases in an audit (None: every one), for a peer
-    #: whose every call costs processes or files (pyrouge runs the Perl script
-    #: through folders of files per case): it still takes every fixture and every
-    #: line of the user's own files.  ``audit_cost`` says why, for the audit's output.
-    audit_generated_cases: ClassVar[int | None] = None
-    audit_cost: ClassVar[str] = ""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """An attribute that moved into ``package``, ``declared`` or ``cost`` is an
+        error where it is set, not a declaration silently ignored."""
+        super().__init_subclass__(**kwargs)
+        for attribute, value in _MOVED.items():
+            if attribute in vars(cls):
+                raise TypeError(
+                    f"{cls.__qualname__}.{attribute}: declare it as {value} "
+                    "(metricdiff.plugin; docs/own-implementation.md)")
 
     def configured(self: AdapterT, settings: Mapping[str, str]) -> AdapterT:
         """This adapter running under ``settings`` (``options`` refuses what it
@@ -172,12 +124,12 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
 
     def version(self) -> str:
         """The installed version of the peer, or ``unknown``."""
-        if self.distribution is None:
+        if self.package.distribution is None:
             return __version__
         import importlib.metadata  # here: it costs start-up, and the reference needs none
 
         try:
-            return importlib.metadata.version(self.distribution)
+            return importlib.metadata.version(self.package.distribution)
         except importlib.metadata.PackageNotFoundError:
             return "not-installed"
 
@@ -185,14 +137,13 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         """Why the adapter cannot run here (with the install command), or None.
         What a module prints while it is imported is kept off standard output
         (``quiet_import``)."""
-        for module in self.modules:
+        for module in self.package.modules:
             try:
                 import_quietly(module)
             except Exception as error:  # any import failure makes the peer unusable
-                return (
-                    f"{self.name}: cannot import {module} ({error}); "
-                    f"install: {self.install_hint}"
-                )
+                hint = self.package.install_hint
+                return f"{self.name}: cannot import {module} ({error})" + (
+                    f"; install: {hint}" if hint else "")
         return None
 
     def ensure_available(self) -> None:
@@ -204,13 +155,13 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         """The declared default profile, the peer's value on every axis: the
         paper's profile for ``metric`` with the departures in ``profile``."""
         self.check_metric(metric)
-        return cast(OptionsT, attrs.evolve(paper_options(metric), **self.profile))
+        return cast(OptionsT, attrs.evolve(paper_options(metric), **self.declared.profile))
 
     def check_metric(self, metric: str) -> None:
-        if metric not in self.metrics:
+        if metric not in self.declared.metrics:
             raise UnsupportedOption(
                 f"{self.name} does not implement {metric!r} (it implements: "
-                f"{', '.join(self.metrics)})"
+                f"{', '.join(self.declared.metrics)})"
             )
 
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> OptionsT:
@@ -223,7 +174,7 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             if axis in overrides and self.family == "rouge":
                 raise ConventionError(f"axis {axis!r} is set by the metric name ({metric})")
         for axis, value in overrides.items():
-            why = self.refused.get(axis, {}).get(value.strip())
+            why = self.declared.refused.get(axis, {}).get(value.strip())
             if why is not None:
                 raise UnsupportedOption(
                     f"{self.name} cannot honour {axis}={value.strip()}: {why} "
@@ -247,7 +198,7 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
         for axis, value in wanted.items():
             if value == declared[axis]:
                 continue
-            allowed = self.settable.get(axis, ())
+            allowed = self.declared.settable.get(axis, ())
             if allowed is not ANY and value not in allowed:
                 raise UnsupportedOption(
                     f"{self.name} cannot honour {axis}={value} "
@@ -256,7 +207,7 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
 
     def _accepts(self, axis: str) -> str:
         """The values of ``axis`` it can run with, as a refusal names them."""
-        allowed = self.settable.get(axis, ())
+        allowed = self.declared.settable.get(axis, ())
         if allowed is ANY:
             return "accepts any value"
         return f"accepts: {', '.join(allowed)}" if allowed else "it is fixed"
@@ -310,3 +261,19 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
 
     def signature(self, metric: str, options: OptionsT) -> str:
         return signature(metric, f"{self.name}-{self.version()}", options)
+
+
+__all__ = [
+    "ANY",
+    "Adapter",
+    "Cases",
+    "Cost",
+    "Declared",
+    "OptionsT",
+    "Package",
+    "References",
+    "Requests",
+    "ResultT",
+    "Scored",
+    "Tolerance",
+]

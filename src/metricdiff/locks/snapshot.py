@@ -104,7 +104,7 @@ Job = tuple[Case, str, str]
 def adapter_of(impls: Impls, name: str, metric: str) -> AnyAdapter | None:
     """``name``'s adapter for ``metric``, or None if it does not implement it."""
     adapter = impls.get(name, {}).get(family(metric))
-    return adapter if adapter is not None and metric in adapter.metrics else None
+    return adapter if adapter is not None and metric in adapter.declared.metrics else None
 
 
 def plan(cases: Iterable[tuple[Case, str]], impls: Impls) -> list[Job]:
@@ -161,7 +161,7 @@ def _entry(job: Job, outcome: CaseResult, adapter: AnyAdapter) -> Entry | Failur
     case, metric, name = job
     if outcome.raised is None and outcome.result is None:
         return Failure(case.id, metric, name, outcome.reason)
-    tolerance = adapter.tolerance
+    tolerance = adapter.declared.tolerance
     base = Entry(case.id, metric, name, None, abs_tol=tolerance.absolute,
                  rel_tol=tolerance.relative)
     if outcome.raised is not None:

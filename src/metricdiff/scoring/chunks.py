@@ -61,9 +61,9 @@ def build_adapter(impl: str, metric: str, adapter_path: str | None) -> AnyAdapte
 
 def _batch_size(job: Job) -> int:
     try:
-        size = int(adapter_class(job.impl, job.metric, job.adapter_path).batch_size)
+        size = int(adapter_class(job.impl, job.metric, job.adapter_path).cost.batch_size)
     except Exception:  # the worker will report why the adapter cannot be built
-        size = Adapter.batch_size
+        size = Adapter.cost.batch_size
     return max(1, size)
 
 
@@ -115,7 +115,7 @@ def run_in_process(job: Job, on_result: OnResult | None = None, number: int = 0,
         results.extend([failure] * len(job.cases))
         report()
         return results
-    for chunk in chunks_of(job, adapter.batch_size):
+    for chunk in chunks_of(job, adapter.cost.batch_size):
         cases = [job.cases[i] for i in chunk]
         try:
             results.extend(score_chunk(adapter, job.metric, job.options, cases))

@@ -72,7 +72,7 @@ def _peer_modules() -> list[str]:
         for name in adapter_names()
         if not name.startswith(("python:", "cmd:"))
         for family_name in families_of(name)
-        for module in adapter_for_family(name, family_name).modules
+        for module in adapter_for_family(name, family_name).package.modules
     ]
     return [m for m in dict.fromkeys(wanted) if importlib.util.find_spec(m.split(".")[0])]
 

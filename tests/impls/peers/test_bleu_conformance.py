@@ -155,7 +155,7 @@ def differences(actual: BleuResult, expected: BleuResult, relative: float) -> li
 
 def both(name: str, hyps: Sequence[str], refs: Refs, overrides: dict[str, str]):
     adapter = get_adapter(name)
-    pytest.importorskip(adapter.modules[0])
+    pytest.importorskip(adapter.package.modules[0])
     options = adapter.options("bleu", overrides)
     expected = get_adapter("reference").corpus_score("bleu", hyps, refs, options)
     return adapter, options, expected

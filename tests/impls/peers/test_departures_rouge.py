@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from metricdiff.impls import get_adapter
+from metricdiff.impls import get_adapter, isolated_peers
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.reference.rouge_corpus import corpus_rouge
 from metricdiff.impls.text.tokenizers import get_tokenizer
@@ -43,7 +43,7 @@ def test_pltrdy_counts_are_reproduced(hyp: str, ref: str, metric: str,
     reason = adapter.unavailable_reason()
     if reason:
         pytest.skip(reason)
-    with _isolated.active("rouge-pltrdy") as peer:
+    with _isolated.active(isolated_peers()["rouge-pltrdy"]) as peer:
         raw = peer.module.Rouge(metrics=[metric], raw_results=True).get_scores([hyp], [ref])
     own = raw[0][metric]
     assert (own["overlap"], own["hyp"], own["ref"]) == counts
@@ -70,7 +70,7 @@ def test_py_rouge_truncates_line_characters(text: str, kept: str) -> None:
     if reason:
         pytest.skip(reason)
     options = adapter.options("rouge-1", {"truncate": "line-chars:4", "stemmer": "none"})
-    with _isolated.active("py-rouge") as peer:
+    with _isolated.active(isolated_peers()["py-rouge"]) as peer:
         rouge = adapter.rouge(peer, "rouge-1", options)
         own = rouge._preprocess_summary_as_a_whole(text)
     # by hand (as above), then lowercased and every non-alphanumeric a space

@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import ROOT, require_impl
+from metricdiff.impls import isolated_peers
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.jury import _metric
 
@@ -38,7 +39,7 @@ def bleu():
 
 
 def jury_compute(which: str, **kwargs):
-    with _isolated.active("jury"):
+    with _isolated.active(isolated_peers()["jury"]):
         return _metric(which).compute(**kwargs)[which]
 
 
@@ -61,7 +62,7 @@ def test_rouge_corpus_equals_jury_itself(rouge):
     hyps = [h for h, _ in PAIRS]
     refs = [[r] for _, r in PAIRS]
     got = rouge.corpus_score("rouge-1", hyps, refs, rouge.options("rouge-1"))
-    with _isolated.active("jury"):
+    with _isolated.active(isolated_peers()["jury"]):
         metric = _metric("rouge")  # loading draws from numpy's generator: seed after it
         numpy.random.seed(0)  # the adapter's bootstrap_seed (the paper profile's, 0)
         expected = metric.compute(predictions=[[h] for h in hyps], references=refs,

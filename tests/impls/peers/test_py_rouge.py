@@ -13,7 +13,7 @@ import inspect
 import pytest
 
 from helpers import require_impl
-from metricdiff.impls import get_adapter
+from metricdiff.impls import get_adapter, isolated_peers
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import punkt_available
 from rouge_peer_data import (
@@ -28,7 +28,7 @@ from rouge_peer_data import (
 @pytest.fixture(scope="module")
 def pyrouge():
     require_impl("py-rouge", "rouge-1")
-    return _isolated.load("py-rouge")
+    return _isolated.load(isolated_peers()["py-rouge"])
 
 
 def pyrouge_direct(peer, metric, options, hyps, refs, per_segment):
@@ -74,7 +74,7 @@ def test_py_rouge_matches_get_scores(pyrouge, corpus, metric, overrides):
     hyps = [hyp for hyp, _ in segments(CORPORA[corpus])]
     refs = [seg for _, seg in segments(CORPORA[corpus])]
     try:
-        with _isolated.active("py-rouge") as peer:
+        with _isolated.active(isolated_peers()["py-rouge"]) as peer:
             individual = pyrouge_direct(peer, metric, options, hyps, refs, per_segment=True)
             whole = pyrouge_direct(peer, metric, options, hyps, refs, per_segment=False)
     except Exception as error:  # the library fails on the input: so does the adapter

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import require_impl, translation_pairs
+from metricdiff.impls import isolated_peers
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.text.tokenizers import get_tokenizer
 
@@ -36,14 +37,14 @@ TEXTS = [README_HYP, *CHINESE[0], "a。。b", "是吗？”他问", "等等.....
 
 
 def direct(metric: str, hyp: str, ref: str, exclusive: bool = True) -> tuple[float, ...]:
-    with _isolated.active("rouge-chinese") as peer:
+    with _isolated.active(isolated_peers()["rouge-chinese"]) as peer:
         score = peer.module.Rouge(metrics=[metric], exclusive=exclusive).get_scores(hyp, ref)
     return score[0][metric]["r"], score[0][metric]["p"], score[0][metric]["f"]
 
 
 def library_words(text: str) -> list[str]:
     """The words rouge-chinese's ROUGE-N counts: its pieces, split as it splits them."""
-    with _isolated.active("rouge-chinese") as peer:
+    with _isolated.active(isolated_peers()["rouge-chinese"]) as peer:
         pieces = [" ".join(p.split()) for p in peer.module.Rouge().cut_sent(text) if len(p) > 0]
         return list(peer.modules["rouge_chinese.rouge_score"]._split_into_words(pieces))
 

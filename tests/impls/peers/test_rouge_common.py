@@ -29,8 +29,8 @@ def test_adapters_are_registered():
 def test_declared_profiles_validate(name):
     adapter = get_adapter(name, "rouge-l")
     assert adapter.family == "rouge"
-    assert set(adapter.settable) <= set(AXES)
-    for metric in adapter.metrics:
+    assert set(adapter.declared.settable) <= set(AXES)
+    for metric in adapter.declared.metrics:
         declared = adapter.default_options(metric)
         if name == "torchmetrics" and metric == "rouge-lsum" and not punkt_available():
             continue  # refused here: see test_punkt_is_refused_not_downloaded

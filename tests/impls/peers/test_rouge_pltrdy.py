@@ -13,7 +13,7 @@ import inspect
 import pytest
 
 from helpers import require_impl
-from metricdiff.impls import UnsupportedOption, get_adapter
+from metricdiff.impls import UnsupportedOption, get_adapter, isolated_peers
 from metricdiff.impls.peers import _isolated
 from rouge_peer_data import SINGLE_REF, assert_raises_like, assert_rpf, segments
 
@@ -21,7 +21,7 @@ from rouge_peer_data import SINGLE_REF, assert_raises_like, assert_rpf, segments
 @pytest.fixture(scope="module")
 def pltrdy():
     require_impl("rouge-pltrdy", "rouge-1")
-    return _isolated.load("rouge-pltrdy")
+    return _isolated.load(isolated_peers()["rouge-pltrdy"])
 
 
 PLTRDY_METRICS = ["rouge-1", "rouge-2", "rouge-5", "rouge-l", "rouge-lsum"]
@@ -38,7 +38,7 @@ def test_pltrdy_matches_get_scores(pltrdy, corpus, metric, counts):
     key = "rouge-l" if metric == "rouge-lsum" else metric
     exclusive = counts == "set"
     try:
-        with _isolated.active("rouge-pltrdy") as peer:
+        with _isolated.active(isolated_peers()["rouge-pltrdy"]) as peer:
             rouge = peer.module.Rouge(metrics=[key], exclusive=exclusive)
             individual = rouge.get_scores(hyps, refs)
             average = rouge.get_scores(hyps, refs, avg=True)[key]
@@ -81,7 +81,7 @@ def test_pltrdy_lowercase(pltrdy):
     adapter = get_adapter("rouge-pltrdy", "rouge-2")
     options = adapter.options("rouge-2", {"lowercase": "unicode"})
     result = adapter.corpus_score("rouge-2", ["The CAT sat"], [["the cat Sat"]], options)
-    with _isolated.active("rouge-pltrdy") as peer:
+    with _isolated.active(isolated_peers()["rouge-pltrdy"]) as peer:
         expected = peer.module.Rouge(metrics=["rouge-2"]).get_scores("the cat sat", "the cat sat")
     assert result.fmeasure == expected[0]["rouge-2"]["f"]
 

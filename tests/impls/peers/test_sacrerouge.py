@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from helpers import ROOT, require_impl
+from metricdiff.impls import isolated_peers
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.rouge155 import release_dir
 from metricdiff.impls.segment_references import usable_rouge_references
@@ -40,7 +41,7 @@ CORPORA = {
 def direct(metric: str, hyps, refs, stem: bool = True) -> list[tuple[float, float, float]]:
     """PythonRouge called as its documentation shows (``score_all`` with
     summaries as lists of sentences), 0-100 scores as (R, P, F) on 0-1."""
-    with _isolated.active("sacrerouge") as peer:
+    with _isolated.active(isolated_peers()["sacrerouge"]) as peer:
         n = None if metric in ("rouge-l", "rouge-lsum") else int(metric.split("-")[1])
         rouge = peer.module.metrics.PythonRouge(
             ngram_orders=[n] if n else [], compute_rouge_l=n is None,

@@ -11,21 +11,25 @@ installs each into a directory of its own::
 with ``metricdiff install-peers`` (``cli/install_peers.py``).  sacrerouge and
 jury go the same way for another reason: their pins would downgrade the main
 environment; each gets, beside it, the pinned modules its import needs that the
-main environment lacks (``IsolatedPeer.beside``).  The peers directory is
+main environment lacks (``Isolated.beside``).  Each such peer is declared by its
+adapter (``Package.isolated``: ``impls/declarations.py``), and every function here
+takes that ``Isolated``; ``metricdiff.impls.isolated_peers`` lists them all.
+The peers directory is
 ``$METRICDIFF_PEERS_DIR`` when set, otherwise ``<venv>/metricdiff-peers`` inside
 a virtual environment, otherwise ``$XDG_CACHE_HOME/metricdiff/peers`` (or
 ``~/.cache/metricdiff/peers``).  ``--no-deps`` is used: the peers' dependencies
 (``six`` for pltrdy, ``nltk`` for py-rouge) come from the main environment,
 where the ``rouge`` extra puts them; py-rouge's ``pkg_resources`` comes from
-setuptools, installed into its directory only if the main environment lacks it.
+setuptools, installed into its directory only if the main environment lacks it
+(``Isolated.beside_if_missing``).
 
-Loading.  ``load(name)`` imports the package under its real name ``rouge`` with
+Loading.  ``load(peer)`` imports the package under its real name ``rouge`` with
 ``importlib.util.spec_from_file_location`` on ``<dir>/rouge/__init__.py`` (so its
 own ``import rouge.rouge_score`` and ``from rouge.rouge import ...`` resolve
 inside that directory), while the ``rouge`` and ``rouge.*`` entries of
 ``sys.modules`` that were there before are set aside; afterwards the peer's
 modules are taken out of ``sys.modules`` again and the previous ones put back.
-Every later call into the peer runs inside ``active(name)``, which swaps the
+Every later call into the peer runs inside ``active(peer)``, which swaps the
 peer's modules in and out the same way, because the libraries look themselves
 up by name at run time (py-rouge's ``pkg_resources.resource_filename(__name__,
 ...)`` finds ``sys.modules['rouge.rouge']``).  So the two never see each other,
@@ -55,67 +59,16 @@ from types import ModuleType
 import attrs
 
 from metricdiff.errors import PeerNotInstalled
+from metricdiff.impls.declarations import INSTALL_PEERS, Isolated
 from metricdiff.impls.quiet_import import output_captured
 
 ENV_VAR = "METRICDIFF_PEERS_DIR"
-INSTALL_COMMAND = "metricdiff install-peers"
 
-
-@attrs.frozen
-class IsolatedPeer:
-    """A peer installed into a directory of its own."""
-
-    name: str  # the adapter's name and the directory's
-    distribution: str  # the PyPI distribution
-    version: str  # the pinned version
-    package: str  # the top-level package it installs
-    #: What it imports that the main environment lacks or has at a clashing
-    #: version, pinned, installed beside it.
-    beside: tuple[str, ...] = ()
-    #: Whether a copy in the main environment may stand in when the folder is
-    #: missing (not for an old version of a package metricdiff itself pins).
-    main_env_fallback: bool = True
-
-    @property
-    def requirement(self) -> str:
-        return f"{self.distribution}=={self.version}"
-
-
-PEERS: dict[str, IsolatedPeer] = {
-    "rouge-pltrdy": IsolatedPeer("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
-    "py-rouge": IsolatedPeer("py-rouge", "py-rouge", "1.1", "rouge"),
-    # Its pins (pytest 6, sacrebleu 2.0) would downgrade the main environment's;
-    # importing PythonRouge loads every sacrerouge metric module, whose imports
-    # the main environment lacks are these.
-    "sacrerouge": IsolatedPeer(
-        "sacrerouge", "sacrerouge", "0.2.5", "sacrerouge",
-        ("overrides==3.1.0", "googledrivedownloader==0.4", "jsons==1.6.3", "typish==1.9.3"),
-    ),
-    # Its pins (nltk<3.7.1, rouge-score==0.0.4, click==8.0.4, datasets<2.10) clash
-    # with the main environment; beside it what importing it needs that the main
-    # environment lacks (pyarrow 20: datasets 2.9 needs pa.PyExtensionType, gone
-    # in pyarrow 21).
-    "jury": IsolatedPeer("jury", "jury", "2.3.1", "jury", (
-        "evaluate==0.4.6", "datasets==2.9.0", "pyarrow==20.0.0", "pandas==3.1.1",
-        "python-dateutil==2.9.0.post0", "tzdata==2026.6", "dill==0.3.6",
-        "multiprocess==0.70.14", "xxhash==4.1.0", "fsspec==2026.9.0",
-        "huggingface-hub==0.36.2", "responses==0.18.0", "aiohttp==3.14.5", "aiosignal==1.4.0",
-        "frozenlist==1.8.0", "multidict==7.2.1", "yarl==1.25.1", "propcache==0.5.4",
-        "aiohappyeyeballs==2.7.1", "scikit-learn==1.9.1", "scipy==1.17.1", "joblib==1.6.0",
-        "threadpoolctl==3.8.0", "narwhals==2.29.0", "validators==0.36.0",
-    )),
-    # easy-rouge installs a package `rouge` too; rouge-chinese installs both
-    # `rouge_chinese` and a copy named `rouge`, so either would clash with the above.
-    "easy-rouge": IsolatedPeer("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
-    "rouge-chinese": IsolatedPeer("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
-    # sumeval's BLEU imports names sacrebleu 2 removed: it runs on sacrebleu 1.5.1
-    # (the last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
-    "sumeval": IsolatedPeer("sumeval", "sacrebleu", "1.5.1", "sacrebleu",
-                            main_env_fallback=False),
-    # Only its copy of Moses' multi-bleu.perl is used (peers/multi_bleu.py); it
-    # pins torch 1.0.0, hence --no-deps in a folder of its own.
-    "multi-bleu": IsolatedPeer("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch"),
-}
+#: requests and what it imports, pinned beside the peers that need it (sacrerouge,
+#: jury): ``metricdiff[peers]`` does not bring it, and ``--no-deps`` installs only
+#: what is named.
+REQUESTS = ("requests==2.34.2", "urllib3==2.8.0", "idna==3.20", "certifi==2026.10.19.post1",
+            "charset-normalizer==3.5.3")
 
 
 def peers_dir() -> Path:
@@ -129,8 +82,8 @@ def peers_dir() -> Path:
     return Path(cache) / "metricdiff" / "peers"
 
 
-def peer_dir(name: str) -> Path:
-    return peers_dir() / PEERS[name].name
+def peer_dir(peer: Isolated) -> Path:
+    return peers_dir() / peer.name
 
 
 def _dist_version(root: Path, distribution: str) -> str | None:
@@ -168,7 +121,7 @@ def main_env_owner(package: str) -> str | None:
     return " + ".join(described)
 
 
-def _main_env_root(peer: IsolatedPeer) -> tuple[Path, str] | None:
+def _main_env_root(peer: Isolated) -> tuple[Path, str] | None:
     """The main environment's copy of the peer, if its ``rouge`` is that peer's."""
     if not peer.main_env_fallback:
         return None
@@ -185,7 +138,7 @@ def _main_env_root(peer: IsolatedPeer) -> tuple[Path, str] | None:
 class LoadedPeer:
     """An isolated peer after loading: its package and every module under it."""
 
-    peer: IsolatedPeer
+    peer: Isolated
     root: Path
     version: str
     module: ModuleType
@@ -193,11 +146,10 @@ class LoadedPeer:
     from_main_env: bool = False
 
 
-def locate(name: str) -> tuple[Path, str, bool]:
-    """The directory holding peer ``name``'s package, its version, and whether it
-    is the main environment's; raises PeerNotInstalled with the install command."""
-    peer = PEERS[name]
-    root = peer_dir(name)
+def locate(peer: Isolated) -> tuple[Path, str, bool]:
+    """The directory holding ``peer``'s package, its version, and whether it is the
+    main environment's; raises PeerNotInstalled with the install command."""
+    root = peer_dir(peer)
     version = _dist_version(root, peer.distribution) if root.is_dir() else None
     if version is not None and (root / peer.package / "__init__.py").is_file():
         return root, version, False
@@ -207,7 +159,7 @@ def locate(name: str) -> tuple[Path, str, bool]:
     raise PeerNotInstalled(
         f"{peer.requirement} is not installed in {root} (it must live in a directory of "
         f"its own: it and another peer both install a package named {peer.package!r}); "
-        f"run {INSTALL_COMMAND}, or set {ENV_VAR}"
+        f"run {INSTALL_PEERS} {peer.name}, or set {ENV_VAR}"
     )
 
 
@@ -220,12 +172,11 @@ def _take(package: str) -> dict[str, ModuleType]:
 _LOADED: dict[str, LoadedPeer] = {}
 
 
-def load(name: str) -> LoadedPeer:
-    """Peer ``name`` imported in isolation (once per process)."""
-    if name in _LOADED:
-        return _LOADED[name]
-    peer = PEERS[name]
-    root, version, from_main = locate(name)
+def load(peer: Isolated) -> LoadedPeer:
+    """``peer`` imported in isolation (once per process)."""
+    if peer.name in _LOADED:
+        return _LOADED[peer.name]
+    root, version, from_main = locate(peer)
     init = root / peer.package / "__init__.py"
     spec = importlib.util.spec_from_file_location(
         peer.package, init, submodule_search_locations=[str(init.parent)]
@@ -245,7 +196,7 @@ def load(name: str) -> LoadedPeer:
         sys.modules.update(saved)
         _remove_path(root, added)
     loaded = LoadedPeer(peer, root, version, module, modules, from_main)
-    _LOADED[name] = loaded
+    _LOADED[peer.name] = loaded
     return loaded
 
 
@@ -264,12 +215,13 @@ def _remove_path(root: Path, added: bool) -> None:
 
 
 @contextlib.contextmanager
-def active(name: str) -> Iterator[LoadedPeer]:
-    """Peer ``name``'s modules in sys.modules for the duration of the block (the
-    ones there before are put back afterwards); modules the peer imports lazily
-    inside the block are kept with the peer.  Re-entrant: a block of ``name``
-    opened directly inside one of ``name`` swaps nothing."""
-    loaded = load(name)
+def active(peer: Isolated) -> Iterator[LoadedPeer]:
+    """``peer``'s modules in sys.modules for the duration of the block (the ones
+    there before are put back afterwards); modules the peer imports lazily inside
+    the block are kept with the peer.  Re-entrant: a block of a peer opened
+    directly inside one of the same peer swaps nothing."""
+    loaded = load(peer)
+    name = peer.name
     if _ACTIVE and _ACTIVE[-1] == name:  # inside its own block (a batch): swapped already
         yield loaded
         return
@@ -297,33 +249,34 @@ _ACTIVE: list[str] = []
 # Installing (``metricdiff install-peers``)
 
 
-def _needs_pkg_resources(python: str) -> bool:
-    check = subprocess.run([python, "-c", "import pkg_resources"], capture_output=True)
-    return check.returncode != 0
+def _imports(python: str, module: str) -> bool:
+    """Whether ``python`` can import ``module``."""
+    check = subprocess.run([python, "-c", f"import {module}"], capture_output=True)
+    return check.returncode == 0
 
 
-def installed_version(name: str, root: Path) -> str | None:
-    """The version of peer ``name`` installed under ``root`` (a peers directory)."""
-    return _dist_version(root / PEERS[name].name, PEERS[name].distribution)
+def installed_version(peer: Isolated, root: Path) -> str | None:
+    """The version of ``peer`` installed under ``root`` (a peers directory)."""
+    return _dist_version(root / peer.name, peer.distribution)
 
 
-def pip_command(name: str, root: Path, python: str = sys.executable) -> list[str]:
-    """The pip command that installs peer ``name`` into its folder under ``root``:
-    the pinned version and what it needs ``beside`` it (``--no-deps``: its other
-    dependencies come from the main environment), plus the ``pkg_resources``
-    py-rouge imports if that lacks it."""
-    peer = PEERS[name]
-    requirements = [peer.requirement, *peer.beside]
-    if name == "py-rouge" and _needs_pkg_resources(python):
-        requirements.append("setuptools<81")  # the last setuptools with pkg_resources
+def pip_command(peer: Isolated, root: Path, python: str = sys.executable) -> list[str]:
+    """The pip command that installs ``peer`` into its folder under ``root``: the
+    pinned version and what it needs ``beside`` it (``--no-deps``: its other
+    dependencies come from the main environment), plus what it needs
+    ``beside_if_missing`` that the main environment lacks (py-rouge's
+    ``pkg_resources``)."""
+    requirements = [*peer.requirements]
+    requirements += [wanted for module, wanted in peer.beside_if_missing
+                     if not _imports(python, module)]
     return [python, "-m", "pip", "install", "--quiet", "--no-deps",
             "--target", str(root / peer.name), *requirements]
 
 
-def install(name: str, root: Path, command: list[str]) -> None:
-    """Run ``command`` (``pip_command``) into an emptied folder for peer ``name``;
+def install(peer: Isolated, root: Path, command: list[str]) -> None:
+    """Run ``command`` (``pip_command``) into an emptied folder for ``peer``;
     raises subprocess.CalledProcessError when pip fails."""
-    target = root / PEERS[name].name
+    target = root / peer.name
     if target.exists():
         shutil.rmtree(target)
     target.mkdir(parents=True)

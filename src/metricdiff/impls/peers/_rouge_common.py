@@ -24,12 +24,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from functools import cache
-from typing import Any, ClassVar
+from typing import Any
 
 import attrs
 
 from metricdiff.errors import PeerNotInstalled, UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References
+from metricdiff.impls.declarations import INSTALL_PEERS, Declared, Isolated
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.reference import resample
 from metricdiff.impls.segment_references import usable_rouge_references
@@ -193,17 +194,16 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
     the metric name.  ``metricdiff impls`` prints the profile on every axis."""
 
     family = "rouge"
-    install_hint = "pip install 'metricdiff[rouge]'"
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {}
+    declared = Declared(metrics=())
 
     def default_options(self, metric: str) -> RougeOptions:
         """The declared profile for ``metric``.  For a ROUGE metric the peer lacks
         (``metricdiff impls`` asks every ROUGE peer about ``rouge-1``) it is the
         profile of the peer's first metric; ``options`` refuses such a metric."""
-        if metric not in self.metrics:
+        if metric not in self.declared.metrics:
             if family(metric) != "rouge":
                 self.check_metric(metric)
-            metric = self.metrics[0]
+            metric = self.declared.metrics[0]
         return super().default_options(metric)
 
     def prepared(self, metric: str, options: RougeOptions) -> None:
@@ -231,13 +231,19 @@ class PeerRougeAdapter(Adapter[RougeOptions, RougeResult]):
 class IsolatedPeerAdapter(PeerRougeAdapter):
     """A ROUGE peer loaded by ``_isolated`` (see that module)."""
 
-    # ``modules`` (checked by ``Adapter.unavailable_reason``) are the peer's imports
-    # from the main environment; the peer itself is loaded by ``_isolated``.
-    install_hint = f"{_isolated.INSTALL_COMMAND} (and pip install 'metricdiff[rouge]')"
+    # ``package.modules`` (checked by ``Adapter.unavailable_reason``) are the peer's
+    # imports from the main environment; the peer itself is loaded by ``_isolated``
+    # from the folder ``package.isolated`` names.
+
+    @classmethod
+    def isolated(cls) -> Isolated:
+        """Its folder of its own (``package.isolated``)."""
+        assert cls.package.isolated is not None, f"{cls.name} declares no folder of its own"
+        return cls.package.isolated
 
     def package_version(self) -> str:
         try:
-            return _isolated.locate(self.name)[1]
+            return _isolated.locate(self.isolated())[1]
         except PeerNotInstalled:
             return "not-installed"
 
@@ -245,11 +251,11 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         """The peer's version, with where it is loaded from and which ``rouge``
         package the main environment has (if any)."""
         try:
-            _, version, from_main = _isolated.locate(self.name)
+            _, version, from_main = _isolated.locate(self.isolated())
             where = "from the main environment" if from_main else "isolated"
         except PeerNotInstalled:
             version, where = "not-installed", "isolated"
-        package = _isolated.PEERS[self.name].package
+        package = self.isolated().package
         owner = _isolated.main_env_owner(package)
         main = f"main env's {package!r}: {owner}" if owner else f"no {package!r} in main env"
         return f"{version} ({where}; {main})"
@@ -268,7 +274,7 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         once per case; a peer that cannot load fails case by case, as alone."""
         if self.unavailable_reason() is not None:
             return super().score_cases(metric, cases, options)
-        with _isolated.active(self.name):
+        with _isolated.active(self.isolated()):
             return super().score_cases(metric, cases, options)
 
     def unavailable_reason(self) -> str | None:
@@ -276,13 +282,13 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
         if missing is not None:
             return missing
         try:
-            _isolated.load(self.name)
+            _isolated.load(self.isolated())
         except PeerNotInstalled as error:
             return f"{self.name}: {error}"
         except Exception as error:  # a broken install makes the peer unusable
             return (
                 f"{self.name}: cannot load it ({error}); "
-                f"reinstall: {_isolated.INSTALL_COMMAND} --force"
+                f"reinstall: {INSTALL_PEERS} --force {self.name}"
             )
         return None
 

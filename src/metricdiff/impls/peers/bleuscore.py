@@ -26,11 +26,12 @@ marked ``unknown`` in the result rather than recomputed here.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
@@ -44,19 +45,24 @@ class BleuscoreAdapter(Adapter[BleuOptions, BleuResult]):
     reference length and optional add-one smoothing of every order."""
 
     name = "bleuscore"
-    distribution = "bleuscore"
-    modules = ("bleuscore",)
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a-white-space",
-        "ref_length": "shortest",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "max_order": ANY,
-        "ref_length": ("shortest", "closest"),
-        "smoothing": ("none", "add-k"),
-        "smooth_value": ("1",),
-        "smooth_orders": ("all",),
-    }
+    package = Package(
+        distribution="bleuscore",
+        modules=("bleuscore",),
+        extra="peers",
+    )
+    declared = Declared(
+        profile={
+            "tokenize": "13a-white-space",
+            "ref_length": "shortest",
+        },
+        settable={
+            "max_order": ANY,
+            "ref_length": ("shortest", "closest"),
+            "smoothing": ("none", "add-k"),
+            "smooth_value": ("1",),
+            "smooth_orders": ("all",),
+        },
+    )
 
     def check(self, default: BleuOptions, options: BleuOptions) -> None:
         """The per-axis check, plus: ``smooth=True`` is add-one on every order."""

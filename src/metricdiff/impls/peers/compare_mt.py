@@ -29,11 +29,11 @@ and no brevity penalty: they are ``unknown``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import Adapter, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._token_lists import TOKENIZED_HERE, tokens
 from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
@@ -47,18 +47,23 @@ class CompareMtAdapter(Adapter[BleuOptions, BleuResult]):
     precisions skipped, one reference."""
 
     name = "compare-mt"
-    distribution = "compare-mt"
-    modules = ("compare_mt.scorers",)
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "whitespace-strict-trimmed",
-        "smoothing": "skip",
-        "empty_order": "denominator-one",
-        "all_zero": "zero",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **TOKENIZED_HERE,
-        "empty_reference": ("length-zero", "dropped"),
-    }
+    package = Package(
+        distribution="compare-mt",
+        modules=("compare_mt.scorers",),
+        extra="peers",
+    )
+    declared = Declared(
+        profile={
+            "tokenize": "whitespace-strict-trimmed",
+            "smoothing": "skip",
+            "empty_order": "denominator-one",
+            "all_zero": "zero",
+        },
+        settable={
+            **TOKENIZED_HERE,
+            "empty_reference": ("length-zero", "dropped"),
+        },
+    )
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions

@@ -43,11 +43,12 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, References
+from metricdiff.impls.declarations import Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import (
     ANY_ALPHA,
@@ -71,18 +72,23 @@ class EasyRougeAdapter(IsolatedPeerAdapter):
     """easy-rouge 0.2.2: ROUGE-N, ROUGE-L (sentence and summary level), ROUGE-W."""
 
     name = "easy-rouge"
-    distribution = "easy-rouge"
-    install_hint = _isolated.INSTALL_COMMAND
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {"wlcs": "rouge155", "report": "f"}
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "f_measure": ANY_ALPHA,
-        "report": ANY,
-        "weight": Matching("a number above 1", lambda value: float(value) > 1.0),
-    }
+    package = Package(
+        distribution="easy-rouge",
+        # It installs a package `rouge` too (see the module docstring).
+        isolated=Isolated("easy-rouge", "easy-rouge", "0.2.2", "rouge"),
+    )
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={"wlcs": "rouge155", "report": "f"},
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "f_measure": ANY_ALPHA,
+            "report": ANY,
+            "weight": Matching("a number above 1", lambda value: float(value) > 1.0),
+        },
+    )
 
     def unavailable_reason(self) -> str | None:
         with _root_logger_kept():  # the first load imports the package
@@ -108,7 +114,7 @@ class EasyRougeAdapter(IsolatedPeerAdapter):
         self.prepared(metric, options)
         pairs = self._pairs(hyps, refs, options)
         alpha = alpha_of(options.f_measure)
-        with _root_logger_kept(), _isolated.active(self.name) as peer:
+        with _root_logger_kept(), _isolated.active(self.isolated()) as peer:
             return [_score(peer.module, options, hyp, ref, alpha) for hyp, ref in pairs]
 
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,

@@ -33,11 +33,12 @@ would take ``min_element`` of an empty array, which is undefined behaviour.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from collections.abc import Sequence
+from typing import cast
 
 from metricdiff.errors import MissingReferenceError, UnsupportedOption
 from metricdiff.impls.base import Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._token_lists import TOKENIZED_HERE, tokens
 from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.profiles import BleuOptions
@@ -52,29 +53,34 @@ class FastBleuAdapter(Adapter[BleuOptions, BleuResult]):
     the corpus score is the mean of the sentence scores."""
 
     name = "fast-bleu"
-    distribution = "fast-bleu"
-    modules = ("fast_bleu",)
-    install_hint = "pip install 'metricdiff[compiled]' (it compiles with g++ and OpenMP)"
-    tolerance = Tolerance(
-        relative=1e-6,
-        reason="the weights reach its C++ code as 32-bit floats (1/3 becomes "
-        "0.3333333433), which moves a score by up to ~1e-7 relative",
+    package = Package(
+        distribution="fast-bleu",
+        modules=("fast_bleu",),
+        extra="compiled",
+        note="(it compiles with g++ and OpenMP)",
     )
-    profile: ClassVar[Mapping[str, Any]] = {
-        "smoothing": "floor",
-        "empty_order": "denominator-one",
-        "all_zero": "zero",
-        "level": "sentence-mean",
-    }
-    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "smoothing": {"float-min": "its smoothing_func=0 takes the log of long double's "
-                      "minimum (~3.4e-4932), not NLTK's 2.2e-308"},
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **TOKENIZED_HERE,
-        "smooth_value": ("0.1",),
-        "empty_reference": ("length-zero", "dropped"),
-    }
+    declared = Declared(
+        profile={
+            "smoothing": "floor",
+            "empty_order": "denominator-one",
+            "all_zero": "zero",
+            "level": "sentence-mean",
+        },
+        settable={
+            **TOKENIZED_HERE,
+            "smooth_value": ("0.1",),
+            "empty_reference": ("length-zero", "dropped"),
+        },
+        refused={
+            "smoothing": {"float-min": "its smoothing_func=0 takes the log of long double's "
+                          "minimum (~3.4e-4932), not NLTK's 2.2e-308"},
+        },
+        tolerance=Tolerance(
+            relative=1e-6,
+            reason="the weights reach its C++ code as 32-bit floats (1/3 becomes "
+            "0.3333333433), which moves a score by up to ~1e-7 relative",
+        ),
+    )
 
     def check(self, default: BleuOptions, options: BleuOptions) -> None:
         """The per-axis check, plus its own assertions on the weights."""

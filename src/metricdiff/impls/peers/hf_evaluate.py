@@ -35,6 +35,7 @@ from typing import Any, ClassVar
 
 from metricdiff.errors import AdapterUnavailable
 from metricdiff.impls.base import Adapter, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import PeerRougeAdapter
 from metricdiff.impls.peers.rouge_score import RougeScoreAdapter
 from metricdiff.profiles import BleuOptions
@@ -43,7 +44,7 @@ from metricdiff.statistics import BleuResult
 #: rouge-score's profile with its ``BootstrapAggregator``'s median as the corpus
 #: number: what HF evaluate's and jury's ``rouge`` report by default.
 ROUGE_SCORE_AGGREGATED: Mapping[str, Any] = {
-    **RougeScoreAdapter.profile, "corpus_average": "bootstrap-median"}
+    **RougeScoreAdapter.declared.profile, "corpus_average": "bootstrap-median"}
 
 VERSION = "0.4.6"
 
@@ -63,7 +64,8 @@ class _HubOnly:
     """What both families share: unavailable, with the reason."""
 
     name: ClassVar[str] = "hf-evaluate"
-    distribution: ClassVar[str | None] = "evaluate"
+    # Not an extra of metricdiff: it would download its metrics at run time.
+    package = Package(distribution="evaluate")
 
     def unavailable_reason(self) -> str | None:
         return hub_only_reason(self.name)
@@ -77,16 +79,20 @@ class HfEvaluateBleuAdapter(_HubOnly, Adapter[BleuOptions, BleuResult]):
     """``evaluate.load("bleu")`` (tensorflow/nmt's BLEU): listed, unavailable."""
 
     family = "bleu"
-    metrics = ("bleu",)
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a",
-        "ref_length": "shortest",
-        "empty_policy": "error",
-    }
+    declared = Declared(
+        metrics=("bleu",),
+        profile={
+            "tokenize": "13a",
+            "ref_length": "shortest",
+            "empty_policy": "error",
+        },
+    )
 
 
 class HfEvaluateRougeAdapter(_HubOnly, PeerRougeAdapter):
     """``evaluate.load("rouge")`` (rouge-score underneath): listed, unavailable."""
 
-    metrics = ("rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
-    profile: ClassVar[Mapping[str, Any]] = ROUGE_SCORE_AGGREGATED
+    declared = Declared(
+        metrics=("rouge-1", "rouge-2", "rouge-l", "rouge-lsum"),
+        profile=ROUGE_SCORE_AGGREGATED,
+    )

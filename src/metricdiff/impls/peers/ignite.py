@@ -45,10 +45,11 @@ ROUGE (``ignite/metrics/nlp/rouge.py``):
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.impls.base import ANY, Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import (
     ANY_ALPHA,
     PREPROCESSING_SETTABLE,
@@ -62,8 +63,8 @@ from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import MISSING, BleuResult, RougeResult
 
-_MODULES = ("torch", "ignite.metrics.nlp")
-_INSTALL = "pip install 'metricdiff[torch]'"
+PACKAGE = Package(distribution="pytorch-ignite", modules=("torch", "ignite.metrics.nlp"),
+                  extra="torch")
 _LEVEL = {"sentence-mean": "macro", "corpus": "micro"}
 _MULTIREF = {"pooled": "average", "best-recall": "best"}
 _COUNTS = frozenset({"matches", "hyp_total", "ref_total"})
@@ -73,20 +74,20 @@ class IgniteBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """pytorch-ignite ``Bleu`` (``ignite.metrics.nlp.Bleu``)."""
 
     name = "ignite"
-    distribution = "pytorch-ignite"
-    modules = _MODULES
-    install_hint = _INSTALL
-    # no_smooth divides by max(1, d), d a float32 tensor: the precisions are float32.
-    tolerance = Tolerance(relative=1e-6, reason="its precisions are float32 tensors")
-    profile: ClassVar[Mapping[str, Any]] = {"level": "sentence-mean"}
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "max_order": ANY,
-        "level": tuple(_LEVEL),
-        "empty_reference": ("length-zero", "dropped"),
-    }
+    package = PACKAGE
+    declared = Declared(
+        profile={"level": "sentence-mean"},
+        settable={
+            "tokenize": ANY,
+            "lowercase": ANY,
+            "lowercase_stage": ANY,
+            "max_order": ANY,
+            "level": tuple(_LEVEL),
+            "empty_reference": ("length-zero", "dropped"),
+        },
+        # no_smooth divides by max(1, d), d a float32 tensor: the precisions are float32.
+        tolerance=Tolerance(relative=1e-6, reason="its precisions are float32 tensors"),
+    )
 
     def corpus_score(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
@@ -123,21 +124,21 @@ class IgniteRougeAdapter(PeerRougeAdapter):
     """pytorch-ignite ``RougeN`` and ``RougeL``: ROUGE-1..9 and ROUGE-L."""
 
     name = "ignite"
-    distribution = "pytorch-ignite"
-    modules = _MODULES
-    install_hint = _INSTALL
-    metrics = (*ROUGE_N_METRICS, "rouge-l")
-    profile: ClassVar[Mapping[str, Any]] = {
-        "multi_ref": "pooled",
-        "f_measure": "alpha=0",
-        "report": "f",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "multi_ref": tuple(_MULTIREF),
-        "f_measure": ANY_ALPHA,
-        "report": ANY,
-    }
+    package = PACKAGE
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l"),
+        profile={
+            "multi_ref": "pooled",
+            "f_measure": "alpha=0",
+            "report": "f",
+        },
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "multi_ref": tuple(_MULTIREF),
+            "f_measure": ANY_ALPHA,
+            "report": ANY,
+        },
+    )
 
     def metric_object(self, metric: str, options: RougeOptions) -> Any:
         nlp = importlib.import_module("ignite.metrics.nlp")

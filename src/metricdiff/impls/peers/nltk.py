@@ -56,11 +56,12 @@ from __future__ import annotations
 
 import contextlib
 import warnings
-from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.segment_references import usable_bleu_references
 from metricdiff.impls.text.tokenizers import preprocess
 from metricdiff.profiles import BleuOptions
@@ -95,33 +96,38 @@ class NltkAdapter(Adapter[BleuOptions, BleuResult]):
     """NLTK's ``corpus_bleu`` with ``SmoothingFunction`` methods 0-7."""
 
     name = "nltk"
-    distribution = "nltk"
-    modules = ("nltk", "nltk.translate.bleu_score")
-    tolerance = Tolerance(
-        absolute=1e-12, reason="its method0 turns a zero precision into "
-        "sys.float_info.min, so where BLEU is 0 it gives a float of ~1e-76: no score on "
-        "a 0-100 scale states anything below 1e-12"
+    package = Package(
+        distribution="nltk",
+        modules=("nltk", "nltk.translate.bleu_score"),
+        extra="peers",
     )
-    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "smoothing": "float-min",
-        "empty_order": "denominator-one",
-        "all_zero": "zero",
-        "empty_bp": "zero",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "max_order": ANY,
-        "weights": ANY,
-        "smoothing": tuple(SMOOTHING_METHODS),
-        "smooth_value": ANY,
-        "empty_order": ("denominator-one", "effective-order"),
-        "empty_reference": ("length-zero", "dropped"),
-        "entities": ANY,
-    }
+    declared = Declared(
+        # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "smoothing": "float-min",
+            "empty_order": "denominator-one",
+            "all_zero": "zero",
+            "empty_bp": "zero",
+        },
+        settable={
+            "tokenize": ANY,
+            "lowercase": ANY,
+            "lowercase_stage": ANY,
+            "max_order": ANY,
+            "weights": ANY,
+            "smoothing": tuple(SMOOTHING_METHODS),
+            "smooth_value": ANY,
+            "empty_order": ("denominator-one", "effective-order"),
+            "empty_reference": ("length-zero", "dropped"),
+            "entities": ANY,
+        },
+        tolerance=Tolerance(
+            absolute=1e-12, reason="its method0 turns a zero precision into "
+            "sys.float_info.min, so where BLEU is 0 it gives a float of ~1e-76: no score on "
+            "a 0-100 scale states anything below 1e-12"
+        ),
+    )
 
     def check(self, default: BleuOptions, options: BleuOptions) -> None:
         """The per-axis check, plus two combinations NLTK cannot honour: method2's

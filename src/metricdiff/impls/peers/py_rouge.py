@@ -71,11 +71,12 @@ tests hold it equal to ``get_scores``, down to the sign of a zero.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, References
+from metricdiff.impls.declarations import Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import (
     ANY_ALPHA,
@@ -101,29 +102,38 @@ class PyRougeAdapter(IsolatedPeerAdapter):
     """py-rouge 1.1: ROUGE-N, summary-level ROUGE-L and ROUGE-W."""
 
     name = "py-rouge"
-    distribution = "py-rouge"
-    modules = ("nltk",)
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "weight": 1.0,
-        "tokenize": "rouge-score",
-        "stemmer": "porter-rouge155-wordnet",
-        "multi_ref": "pooled",
-        "report": "f",
-        "wlcs": "rouge155",
-        "truncate": "line-chars:665",
-        "truncate_side": "both",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "stemmer": ("none",),
-        "truncate": ANY,
-        "multi_ref": ("pooled", "best-recall"),
-        "f_measure": ANY_ALPHA,
-        "weight": ANY,
-        "report": ANY,
-    }
+    package = Package(
+        distribution="py-rouge",
+        modules=("nltk",),
+        extra="rouge",
+        # It and pltrdy's rouge both install a package named `rouge`; it imports
+        # pkg_resources, which setuptools 81 dropped.
+        isolated=Isolated("py-rouge", "py-rouge", "1.1", "rouge",
+                          beside_if_missing=(("pkg_resources", "setuptools<81"),)),
+    )
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "weight": 1.0,
+            "tokenize": "rouge-score",
+            "stemmer": "porter-rouge155-wordnet",
+            "multi_ref": "pooled",
+            "report": "f",
+            "wlcs": "rouge155",
+            "truncate": "line-chars:665",
+            "truncate_side": "both",
+        },
+        settable={
+            "stemmer": ("none",),
+            "truncate": ANY,
+            "multi_ref": ("pooled", "best-recall"),
+            "f_measure": ANY_ALPHA,
+            "weight": ANY,
+            "report": ANY,
+        },
+    )
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
         if options.truncate.startswith("bytes:"):
@@ -161,7 +171,7 @@ class PyRougeAdapter(IsolatedPeerAdapter):
         """The corpus score (one item), or each segment's."""
         self.prepared(metric, options)
         segments = self.segments(hyps, refs)
-        with _isolated.active(self.name) as peer:
+        with _isolated.active(self.isolated()) as peer:
             rouge = self.rouge(peer, metric, options)
             samples = [_sample(rouge, hyp, seg, options) for hyp, seg in segments]
         if per_segment:  # each as get_scores([hyp], [refs]) gives it

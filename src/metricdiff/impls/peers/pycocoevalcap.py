@@ -77,11 +77,12 @@ from __future__ import annotations
 import contextlib
 import io
 import math
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.errors import MissingReferenceError
 from metricdiff.impls.base import ANY, Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     PeerRougeAdapter,
@@ -104,25 +105,30 @@ class PycocoevalcapBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """The COCO caption evaluation BLEU (David Chiang's ``bleu_scorer``)."""
 
     name = "pycocoevalcap"
-    distribution = "pycocoevalcap"
-    modules = ("pycocoevalcap.bleu.bleu", "pycocoevalcap.bleu.bleu_scorer")
-    tolerance = Tolerance(
-        relative=1e-7,
-        reason="BleuScorer adds 1e-15 to every match count and 1e-9 to every total and "
-        "to the reference length, which moves each precision and BP by ~1e-9 relative",
+    package = Package(
+        distribution="pycocoevalcap",
+        modules=("pycocoevalcap.bleu.bleu", "pycocoevalcap.bleu.bleu_scorer"),
+        extra="peers",
     )
-    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {"smoothing": "epsilon"}
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": ANY,
-        "lowercase": ANY,
-        "lowercase_stage": ANY,
-        "max_order": ("1", "2", "3"),
-        "ref_length": ("closest", "shortest", "average"),
-        "empty_reference": ("length-zero", "dropped"),
-        "entities": ANY,
-    }
+    declared = Declared(
+        # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={"smoothing": "epsilon"},
+        settable={
+            "tokenize": ANY,
+            "lowercase": ANY,
+            "lowercase_stage": ANY,
+            "max_order": ("1", "2", "3"),
+            "ref_length": ("closest", "shortest", "average"),
+            "empty_reference": ("length-zero", "dropped"),
+            "entities": ANY,
+        },
+        tolerance=Tolerance(
+            relative=1e-7,
+            reason="BleuScorer adds 1e-15 to every match count and 1e-9 to every total and "
+            "to the reference length, which moves each precision and BP by ~1e-9 relative",
+        ),
+    )
 
     def _run(
         self, metric: str, hyps: Sequence[str], refs: References, options: BleuOptions
@@ -217,23 +223,27 @@ class PycocoevalcapRougeAdapter(PeerRougeAdapter):
     """The COCO caption evaluation ROUGE-L (``pycocoevalcap.rouge.rouge.Rouge``)."""
 
     name = "pycocoevalcap"
-    distribution = "pycocoevalcap"
-    modules = ("pycocoevalcap.rouge.rouge",)
-    install_hint = "pip install 'metricdiff[peers]'"
-    metrics = ("rouge-l",)
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "whitespace-strict",
-        "sentence_split": "none",
-        "multi_ref": "max-p-max-r",
-        "f_measure": "beta=1.2",
-        "report": "f",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "report": ANY,
-    }
+    package = Package(
+        distribution="pycocoevalcap",
+        modules=("pycocoevalcap.rouge.rouge",),
+        extra="peers",
+    )
+    declared = Declared(
+        metrics=("rouge-l",),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "whitespace-strict",
+            "sentence_split": "none",
+            "multi_ref": "max-p-max-r",
+            "f_measure": "beta=1.2",
+            "report": "f",
+        },
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "report": ANY,
+        },
+    )
 
     def _run(
         self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions

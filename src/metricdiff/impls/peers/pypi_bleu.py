@@ -18,10 +18,10 @@ printed to 2 decimals.  Moses' detokenizer runs first, which no axis describes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
 
 from metricdiff.impls.base import Adapter, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.profiles import BleuOptions
 from metricdiff.statistics import BleuResult
 
@@ -36,8 +36,12 @@ class PypiBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """PyPI ``bleu``: Moses' detokenizer and multi-bleu-detok.perl; never runnable here."""
 
     name = "bleu"
-    distribution = "bleu"
-    profile: ClassVar[Mapping[str, Any]] = {"tokenize": "13a"}
+    package = Package(
+        distribution="bleu",
+    )
+    declared = Declared(
+        profile={"tokenize": "13a"},
+    )
 
     def unavailable_reason(self) -> str | None:
         return REASON

@@ -59,13 +59,13 @@ import os
 import stat
 import subprocess
 import tempfile
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, ClassVar
 
 import attrs
 
 from metricdiff.impls.base import References, Tolerance
+from metricdiff.impls.declarations import Cost, Declared, Package
 from metricdiff.impls.peers._rouge_common import PeerRougeAdapter, lines, macro
 from metricdiff.impls.peers.rouge155 import locate
 from metricdiff.impls.peers.rouge155.data import WORDNET, cache_root, data_dir
@@ -167,39 +167,47 @@ class PyrougeAdapter(PeerRougeAdapter):
     """pyrouge 0.1.3 with its default options, around ROUGE-1.5.5.pl."""
 
     name = "pyrouge"
-    audit_generated_cases = 150
-    audit_cost = ("about 0.2 s a case: pyrouge writes each case to folders of files for "
-                  "the Perl script")
-    distribution = "pyrouge"
-    modules = ("pyrouge",)
-    install_hint = "pip install 'metricdiff[peers]'"
-    own_stemmer = None  # it always stems
-    batch_size = 50
-    process_per_case = True  # a Perl run per case (``_evaluate``)
-    tolerance = Tolerance(
-        absolute=1e-5, reason="the script prints R, P and F with 5 decimals (as rouge155)")
-    metrics = (*_KEYS,)
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge155",
-        "lowercase": "ascii",
-        "stemmer": "porter-rouge155-wordnet",
-        "multi_ref": "pooled",
-        "rounding": "perl-5dp",
-        "wlcs": "rouge155",
-        "su_unigrams": "rouge155",
-        "truncate_side": "both",
-        "corpus_average": "bootstrap-rouge155",
-        "empty_policy": "error",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "report": ("recall", "precision", "f"),
-    }
-    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "sentence_split": {
-            "punkt": "split_sentences=True loads NLTK's punkt as a pickle "
-            "(tokenizers/punkt/english.pickle), which NLTK 3.9+ refuses to load",
+    package = Package(
+        distribution="pyrouge",
+        modules=("pyrouge",),
+        extra="peers",
+    )
+    declared = Declared(
+        metrics=(*_KEYS,),
+        profile={
+            "tokenize": "rouge155",
+            "lowercase": "ascii",
+            "stemmer": "porter-rouge155-wordnet",
+            "multi_ref": "pooled",
+            "rounding": "perl-5dp",
+            "wlcs": "rouge155",
+            "su_unigrams": "rouge155",
+            "truncate_side": "both",
+            "corpus_average": "bootstrap-rouge155",
+            "empty_policy": "error",
         },
-    }
+        settable={
+            "report": ("recall", "precision", "f"),
+        },
+        refused={
+            "sentence_split": {
+                "punkt": "split_sentences=True loads NLTK's punkt as a pickle "
+                "(tokenizers/punkt/english.pickle), which NLTK 3.9+ refuses to load",
+            },
+        },
+        tolerance=Tolerance(
+            absolute=1e-5, reason="the script prints R, P and F with 5 decimals (as rouge155)"),
+        # it always stems
+        own_stemmer=None,
+    )
+    cost = Cost(
+        batch_size=50,
+        # a Perl run per case (``_evaluate``)
+        process_per_case=True,
+        audit_generated_cases=150,
+        audit_reason="about 0.2 s a case: pyrouge writes each case to folders of files for "
+                      "the Perl script",
+    )
 
     def unavailable_reason(self) -> str | None:
         missing = super().unavailable_reason()

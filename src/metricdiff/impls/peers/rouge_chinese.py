@@ -28,9 +28,9 @@ so the adapter is pltrdy's with these differences, read from
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+import attrs
 
+from metricdiff.impls.declarations import Isolated, Package
 from metricdiff.impls.peers.rouge_pltrdy import RougePltrdyAdapter
 
 
@@ -38,17 +38,27 @@ class RougeChineseAdapter(RougePltrdyAdapter):
     """rouge-chinese 1.0.3: ROUGE-1..5 and sentence-level ROUGE-L."""
 
     name = "rouge-chinese"
-    distribution = "rouge-chinese"
-    metrics = ("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "whitespace-zh-sentences",
-        "counts": "set",
-        "multi_ref": "best-f",
-        "report": "f",
-        "empty_policy": "error",
-    }
+    package = Package(
+        distribution="rouge-chinese",
+        modules=("six",),
+        extra="rouge",
+        # It installs `rouge_chinese` and a copy named `rouge`, which would clash
+        # with pltrdy's rouge and py-rouge.
+        isolated=Isolated("rouge-chinese", "rouge-chinese", "1.0.3", "rouge_chinese"),
+    )
+    declared = attrs.evolve(
+        RougePltrdyAdapter.declared,
+        metrics=("rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "whitespace-zh-sentences",
+            "counts": "set",
+            "multi_ref": "best-f",
+            "report": "f",
+            "empty_policy": "error",
+        },
+    )
 
 
 __all__ = ["RougeChineseAdapter"]

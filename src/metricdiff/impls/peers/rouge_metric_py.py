@@ -49,10 +49,11 @@ matched once instead of once for ``evaluate`` and again for its counts.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from metricdiff.impls.base import ANY, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import (
     ANY_ALPHA,
     PREPROCESSING_SETTABLE,
@@ -99,28 +100,33 @@ class RougeMetricPyAdapter(PeerRougeAdapter):
     """rouge-metric 1.0.1 ``PyRouge``: ROUGE-N, -L (summary level), -W, -S, -SU."""
 
     name = "rouge-metric-py"
-    distribution = "rouge-metric"
-    modules = ("rouge_metric.py_rouge",)
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w", "rouge-s", "rouge-su")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "multi_ref": "pooled",
-        "report": "f",
-        "corpus_average": "f-of-means",
-        "wlcs": "rouge155",
-        "su_unigrams": "rouge155",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "sentence_split": ("newline", "none", "period", "punkt"),
-        "multi_ref": tuple(_MULTI_REF_MODES),
-        "f_measure": ANY_ALPHA,
-        "weight": ANY,
-        "skip": ANY,
-        "report": ANY,
-        "corpus_average": ("f-of-means", "macro"),
-    }
+    package = Package(
+        distribution="rouge-metric",
+        modules=("rouge_metric.py_rouge",),
+        extra="rouge",
+    )
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum", "rouge-w", "rouge-s", "rouge-su"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "multi_ref": "pooled",
+            "report": "f",
+            "corpus_average": "f-of-means",
+            "wlcs": "rouge155",
+            "su_unigrams": "rouge155",
+        },
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "sentence_split": ("newline", "none", "period", "punkt"),
+            "multi_ref": tuple(_MULTI_REF_MODES),
+            "f_measure": ANY_ALPHA,
+            "weight": ANY,
+            "skip": ANY,
+            "report": ANY,
+            "corpus_average": ("f-of-means", "macro"),
+        },
+    )
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
         if options.sentence_split == "punkt" and not punkt_available():

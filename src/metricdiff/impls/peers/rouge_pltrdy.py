@@ -43,11 +43,12 @@ and ``overlap``: ``hyp_total``, ``ref_total`` and ``matches``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, References, Tolerance
+from metricdiff.impls.declarations import Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import (
     IsolatedPeerAdapter,
@@ -62,28 +63,35 @@ class RougePltrdyAdapter(IsolatedPeerAdapter):
     """pltrdy ``rouge`` 1.0.1: ROUGE-1..5 and its summary-level ROUGE-L."""
 
     name = "rouge-pltrdy"
-    tolerance = Tolerance(
-        relative=1e-7, reason="its F is 2PR / (P + R + 1e-8), a hair below F1"
+    package = Package(
+        distribution="rouge",
+        modules=("six",),
+        extra="rouge",
+        # It and py-rouge both install a package named `rouge`.
+        isolated=Isolated("rouge-pltrdy", "rouge", "1.0.1", "rouge"),
     )
-    distribution = "rouge"
-    modules = ("six",)
-    metrics: ClassVar[tuple[str, ...]] = (
-        "rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l", "rouge-lsum")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "period-split",
-        "sentence_split": "period",
-        "counts": "set",
-        "multi_ref": "best-f",
-        "report": "f",
-        "empty_policy": "error",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "lowercase": ANY,
-        "counts": ("set", "multiset"),
-        "report": ANY,
-    }
+    declared = Declared(
+        metrics=(
+            "rouge-1", "rouge-2", "rouge-3", "rouge-4", "rouge-5", "rouge-l", "rouge-lsum"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "period-split",
+            "sentence_split": "period",
+            "counts": "set",
+            "multi_ref": "best-f",
+            "report": "f",
+            "empty_policy": "error",
+        },
+        settable={
+            "lowercase": ANY,
+            "counts": ("set", "multiset"),
+            "report": ANY,
+        },
+        tolerance=Tolerance(
+            relative=1e-7, reason="its F is 2PR / (P + R + 1e-8), a hair below F1"
+        ),
+    )
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
         if options.lowercase != "none" and options.lowercase_stage != "before-tokenize":
@@ -111,7 +119,7 @@ class RougePltrdyAdapter(IsolatedPeerAdapter):
         hyp_texts, ref_texts = self._pairs(hyps, refs, options)
         key = "rouge-l" if metric == "rouge-lsum" else metric
         exclusive = options.counts == "set"
-        with _isolated.active(self.name) as peer:
+        with _isolated.active(self.isolated()) as peer:
             rouge = peer.module.Rouge(metrics=[key], exclusive=exclusive)
             scores = rouge.get_scores(hyp_texts, ref_texts, avg=average)
             raw = peer.module.Rouge(metrics=[key], exclusive=exclusive, raw_results=True)

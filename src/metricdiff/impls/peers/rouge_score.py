@@ -48,13 +48,14 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, ClassVar
 
 import attrs
 
 from metricdiff.impls.base import ANY, References, Requests, Scored
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
@@ -123,27 +124,33 @@ class RougeScoreAdapter(PeerRougeAdapter):
     """rouge-score 0.1.2: ROUGE-1..9, ROUGE-L and ROUGE-Lsum."""
 
     name = "rouge-score"
-    distribution = "rouge-score"
-    modules = ("rouge_score.rouge_scorer", "rouge_score.scoring", "numpy")
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
-    own_stemmer = "porter-nltk"  # use_stemmer=True
+    package = Package(
+        distribution="rouge-score",
+        modules=("rouge_score.rouge_scorer", "rouge_score.scoring", "numpy"),
+        extra="rouge",
+    )
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "rouge-score",
+            "multi_ref": "best-f",
+            "report": "f",
+        },
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "sentence_split": ("newline", "punkt"),
+            "report": ANY,
+            "corpus_average": ("macro", "bootstrap-median"),
+            "bootstrap_seed": ANY,
+            "bootstrap_samples": ANY,
+        },
+        # use_stemmer=True
+        own_stemmer="porter-nltk",
+    )
     #: The package with rouge-score's interface that is driven.
-    package: ClassVar[str] = "rouge_score"
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge-score",
-        "multi_ref": "best-f",
-        "report": "f",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "sentence_split": ("newline", "punkt"),
-        "report": ANY,
-        "corpus_average": ("macro", "bootstrap-median"),
-        "bootstrap_seed": ANY,
-        "bootstrap_samples": ANY,
-    }
+    library: ClassVar[str] = "rouge_score"
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
         if options.sentence_split == "punkt" and metric == "rouge-lsum" and not punkt_available():
@@ -167,7 +174,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
         for metric, options in metrics:
             self.prepared(metric, options)
         options = metrics[0][1]
-        scorer = scorer_for([metric for metric, _ in metrics], options, self.package)
+        scorer = scorer_for([metric for metric, _ in metrics], options, self.library)
         tokenize = lru_cache(maxsize=16)(scorer._tokenizer.tokenize)
         keys = [rouge_type(metric) for metric, _ in metrics]
         results: list[list[RougeResult]] = [[] for _ in metrics]
@@ -219,7 +226,7 @@ class RougeScoreAdapter(PeerRougeAdapter):
         if not pairs:
             raise ValueError("rouge-score's BootstrapAggregator gives no score for an empty "
                              "corpus")
-        return with_counts(_bootstrap_median(self.package, metric, pairs, options),
+        return with_counts(_bootstrap_median(self.library, metric, pairs, options),
                            summed_counts(pairs))
 
     def counts(self, tokenize: Callable[[str], list[str]], key: str, target: str,

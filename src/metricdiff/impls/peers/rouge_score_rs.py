@@ -29,6 +29,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from metricdiff.impls.declarations import Package
 from metricdiff.impls.peers.rouge_score import RougeScoreAdapter, pair_counts
 from metricdiff.profiles.rouge import RougeOptions
 
@@ -41,9 +42,12 @@ class RougeScoreRsAdapter(RougeScoreAdapter):
     """rouge-score-rs 0.2.1: ROUGE-1..9, ROUGE-L and ROUGE-Lsum, as rouge-score."""
 
     name = "rouge-score-rs"
-    distribution = "rouge-score-rs"
-    modules = ("rouge_score_rs.rouge_scorer", "rouge_score_rs.scoring", "numpy")
-    package: ClassVar[str] = "rouge_score_rs"
+    package = Package(
+        distribution="rouge-score-rs",
+        modules=("rouge_score_rs.rouge_scorer", "rouge_score_rs.scoring", "numpy"),
+        extra="peers",
+    )
+    library: ClassVar[str] = "rouge_score_rs"
 
     def counts(self, tokenize: Callable[[str], list[str]], key: str, target: str,
                prediction: str, score: Any, options: RougeOptions) -> tuple[float, float, float]:

@@ -56,12 +56,13 @@ sets unless ``entities`` is given); and ``zh`` splits U+2001..U+2A6D like CJK ch
 from __future__ import annotations
 
 import importlib.util
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.profiles import AXES, BleuOptions
 from metricdiff.statistics import BleuResult
 
@@ -133,36 +134,41 @@ class SacrebleuAdapter(Adapter[BleuOptions, BleuResult]):
     smoothing by default."""
 
     name = "sacrebleu"
-    distribution = "sacrebleu"
-    modules = ("sacrebleu", "sacrebleu.metrics.bleu")
-    # WMT reports some language pairs with the international tokenizer.
-    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "intl": {"tokenize": "intl", "entities": "keep"}
-    }
-    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a",
-        "smoothing": "exp",
-        "all_zero": "zero",
-    }
-    refused: ClassVar[Mapping[str, Mapping[str, str]]] = {
-        "tokenize": dict.fromkeys(
-            ("spm", "flores101", "flores200"),
-            "sacrebleu downloads its SentencePiece model for it on first use, and "
-            "metricdiff assumes no network",
-        ),
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": _offered_tokenizers(),
-        "lowercase": ("none", "unicode"),
-        "max_order": ANY,
-        "smoothing": ("none", "floor", "add-k", "exp"),
-        "smooth_value": ANY,
-        "empty_order": ("zero", "effective-order"),
-        "empty_reference": ("length-zero", "dropped"),
-        "entities": ("decode", "keep"),
-    }
+    package = Package(
+        distribution="sacrebleu",
+        modules=("sacrebleu", "sacrebleu.metrics.bleu"),
+        extra="peers",
+    )
+    declared = Declared(
+        # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "13a",
+            "smoothing": "exp",
+            "all_zero": "zero",
+        },
+        settable={
+            "tokenize": _offered_tokenizers(),
+            "lowercase": ("none", "unicode"),
+            "max_order": ANY,
+            "smoothing": ("none", "floor", "add-k", "exp"),
+            "smooth_value": ANY,
+            "empty_order": ("zero", "effective-order"),
+            "empty_reference": ("length-zero", "dropped"),
+            "entities": ("decode", "keep"),
+        },
+        refused={
+            "tokenize": dict.fromkeys(
+                ("spm", "flores101", "flores200"),
+                "sacrebleu downloads its SentencePiece model for it on first use, and "
+                "metricdiff assumes no network",
+            ),
+        },
+        # WMT reports some language pairs with the international tokenizer.
+        variants={
+            "intl": {"tokenize": "intl", "entities": "keep"}
+        },
+    )
 
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> BleuOptions:
         """As ``Adapter.options``, with ``entities`` following the tokenizer when

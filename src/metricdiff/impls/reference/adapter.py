@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, Protocol
 
+import attrs
+
 from metricdiff.impls.base import (
     ANY,
     Adapter,
@@ -15,6 +17,7 @@ from metricdiff.impls.base import (
     ResultT,
     Scored,
 )
+from metricdiff.impls.declarations import Declared
 from metricdiff.impls.reference import bleu, rouge, rouge_shared
 from metricdiff.impls.reference.fast import bleu_statistics, rouge_pair_counts, rouge_variants
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
@@ -24,10 +27,12 @@ from metricdiff.statistics import BleuResult, RougeResult
 
 class _Reference(Adapter[OptionsT, ResultT]):
     """The paper's functions of one family behind the adapter interface; the
-    declared profile is the paper's (``Adapter.profile`` is empty)."""
+    declared profile is the paper's (``declared.profile`` is empty)."""
 
     name = "reference"
-    settable = dict.fromkeys(AXES, ANY)
+    declared = Declared(
+        settable=dict.fromkeys(AXES, ANY),
+    )
     #: The corpus score of (hypotheses, references, options), and the score of
     #: one segment (hypothesis, its references, options).
     corpus: ClassVar[Callable[..., Any]]
@@ -144,7 +149,10 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
     the fast path ``rouge_pair_counts`` (tested equal to ``rouge_counts``)."""
 
     family = "rouge"
-    metrics = tuple(metric for metric in METRICS if metric.startswith("rouge"))
+    declared = attrs.evolve(
+        _Reference.declared,
+        metrics=tuple(metric for metric in METRICS if metric.startswith("rouge")),
+    )
     corpus = staticmethod(rouge_pair_counts.fast_corpus_rouge)
     sentence = staticmethod(rouge.sentence_rouge)
 

@@ -65,6 +65,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from metricdiff.errors import BadSpec, CommandFailed
 from metricdiff.impls.user.base import (
     LOCAL_VERSION,
@@ -95,25 +97,21 @@ _CLASSES: dict[tuple[str, str], type[UserAdapter]] = {}
 
 def _make_class(name: str, family_name: str) -> type[UserAdapter]:
     offered = tuple(m for m in METRICS if family(m) == family_name)
-    attributes: dict[str, Any] = {"name": name, "family": family_name, "metrics": offered}
+    attributes: dict[str, Any] = {"name": name, "family": family_name}
     if name.startswith(PYTHON):
         spec = name.removeprefix(PYTHON)
         split_python(spec)
         declared = declared_metrics(spec)
-        attributes["spec"] = spec
-        if declared is not None:
-            attributes["metrics"] = tuple(m for m in offered if m in declared)
-        attributes["metrics_declared"] = declared is not None
         base: type[UserAdapter] = PythonFunctionAdapter
+        attributes |= {"spec": spec, "declared": attrs.evolve(
+            base.declared, metrics=offered if declared is None else tuple(
+                m for m in offered if m in declared), metrics_declared=declared is not None)}
     else:
         spec = name.removeprefix(COMMAND)
         command = parse_command(spec)
-        attributes |= {
-            "spec": spec,
-            "command": command,
-            "tolerance": tolerance_of(command, family_name),
-        }
         base = CommandAdapter
+        attributes |= {"spec": spec, "command": command, "declared": attrs.evolve(
+            base.declared, metrics=offered, tolerance=tolerance_of(command, family_name))}
     return type(f"{base.__name__}_{family_name}", (base,), attributes)
 
 

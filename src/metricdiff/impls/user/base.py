@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 from metricdiff.errors import InvalidOutput
 from metricdiff.impls.base import ANY, Adapter
+from metricdiff.impls.declarations import Declared
 from metricdiff.profiles import AXES
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.profiles.profile import unknown_signature
@@ -76,25 +77,27 @@ class UserAdapter(Adapter[Any, Any]):
     ``type(adapter)()`` -- how worker processes rebuild an adapter from its name --
     gives the same adapter again."""
 
-    user_profile = True
-    settable = dict.fromkeys(AXES, ANY)
+    declared = Declared(
+        settable=dict.fromkeys(AXES, ANY),
+        user_profile=True,
+    )
     #: The spec after its prefix.
     spec: ClassVar[str] = ""
 
     def __init__(self) -> None:
         #: The axes declared when ``options`` was last called (settings and
         #: overrides): none means the profile is unknown.
-        self.declared: frozenset[str] = frozenset()
+        self.declared_axes: frozenset[str] = frozenset()
 
     def version(self) -> str:
         return LOCAL_VERSION
 
     def options(self, metric: str, overrides: Mapping[str, str] | None = None) -> Options:
         options: Options = super().options(metric, overrides)
-        self.declared = frozenset({**self.settings, **(overrides or {})})
+        self.declared_axes = frozenset({**self.settings, **(overrides or {})})
         return options
 
     def signature(self, metric: str, options: Options) -> str:
-        if not self.declared:
+        if not self.declared_axes:
             return unknown_signature(metric, f"{self.name}-{self.version()}")
         return super().signature(metric, options)

@@ -15,9 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any, ClassVar
 
+import attrs
+
 from metricdiff.cases.escapes import escape_sentence_breaks
 from metricdiff.errors import CommandFailed, CommandTimedOut, InvalidOutput, UnsupportedOption
 from metricdiff.impls.base import Cases, References, Tolerance
+from metricdiff.impls.declarations import Cost
 from metricdiff.impls.user.base import FIELDS, UserAdapter, result_from_fields
 from metricdiff.impls.user.spec import PLACEHOLDER, CommandLine
 from metricdiff.profiles.metrics import Options, Result
@@ -110,9 +113,12 @@ class CommandAdapter(UserAdapter):
     """An external program, given files, its score read from standard output."""
 
     kind = "command"
-    #: A program never says which metrics it computes: every metric of its family.
-    metrics_declared = False
-    process_per_case = True  # one run of the program per case
+    declared = attrs.evolve(
+        UserAdapter.declared,
+        # A program never says which metrics it computes: every metric of its family.
+        metrics_declared=False,
+    )
+    cost = Cost(process_per_case=True)  # one run of the program per case
     command: ClassVar[CommandLine]
 
     def unavailable_reason(self) -> str | None:

