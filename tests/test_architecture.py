@@ -37,7 +37,8 @@ PAGE = ROOT / "docs" / "architecture.md"
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "wording", "atomic", "machine_paths", "json_values", "_version"),
     ("statistics",), ("profiles",), ("cases",), ("impls",), ("scoring",), ("comparison",),
-    ("findings",), ("reports",), ("auditing",), ("locks",), ("api", "plugin"), ("cli",),
+    ("findings",), ("reports",), ("auditing",), ("locks",), ("api", "plugin", "testing"),
+    ("cli",),
     ("__init__", "implementations"),
 ]
 

@@ -30,6 +30,9 @@ against it keeps working.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 
 class MetricdiffError(Exception):
     """The root of every exception metricdiff raises."""
@@ -140,6 +143,20 @@ class LockDrift(MetricdiffError):
     """Raised by the pytest plugin's verify item; its message is the report."""
 
 
+class NonConformance(MetricdiffError, AssertionError):
+    """An adapter that does not do what it declares (``metricdiff.testing.
+    check_adapter``): every problem, one a line; ``undeclared`` holds each
+    departure found that no ``Deviation`` declares, as a ``Deviation`` whose reason
+    says what happened (to be replaced by the why)."""
+
+    def __init__(self, adapter: str, problems: Sequence[str],
+                 undeclared: Sequence[Any] = ()) -> None:
+        self.problems = tuple(problems)
+        self.undeclared = tuple(undeclared)
+        super().__init__(f"{adapter} does not conform:\n" + "\n".join(
+            f"- {problem}" for problem in problems))
+
+
 __all__ = [
     "AdapterUnavailable",
     "BadSpec",
@@ -157,6 +174,7 @@ __all__ = [
     "MetricdiffError",
     "MetricdiffWarning",
     "MissingReferenceError",
+    "NonConformance",
     "OutputError",
     "PeerNotInstalled",
     "TextResourceUnavailable",

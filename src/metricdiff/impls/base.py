@@ -81,6 +81,34 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
     each axis the adapter can change to the values (as text) it accepts, or
     ``ANY``; an axis missing from it is fixed at the declared default.
 
+    Example:
+        A BLEU whose one departure from the paper is sacrebleu's 13a tokenizer,
+        and which can be set to another tokenizer, lowercasing or n-gram order;
+        it computes with the reference's own functions here, where an adapter of
+        a library calls the library.  The conformance kit checks it against the
+        bundled fixtures::
+
+            >>> from metricdiff.impls.reference.adapter import ReferenceBleuAdapter
+            >>> from metricdiff.plugin import (ANY, Adapter, BleuOptions, BleuResult,
+            ...                                Declared, UnsupportedOption)
+            >>> class ThirteenA(Adapter[BleuOptions, BleuResult]):
+            ...     name = "thirteen-a"
+            ...     declared = Declared(profile={"tokenize": "13a"}, settable=dict.fromkeys(
+            ...         ("tokenize", "lowercase", "max_order"), ANY))
+            ...     def corpus_score(self, metric, hyps, refs, options):
+            ...         self.prepared(metric, options)
+            ...         return ReferenceBleuAdapter().corpus_score(metric, hyps, refs, options)
+            >>> adapter = ThirteenA()
+            >>> adapter.options("bleu", {"lowercase": "unicode"}).tokenize
+            '13a'
+            >>> try:
+            ...     adapter.options("bleu", {"smoothing": "exp"})
+            ... except UnsupportedOption as error:
+            ...     print(str(error).split(" (")[0])
+            thirteen-a cannot honour smoothing=exp
+            >>> from metricdiff.testing import check_adapter
+            >>> check_adapter(ThirteenA).checked > 0
+            True
     """
 
     name: ClassVar[str]

@@ -1,29 +1,29 @@
-"""Each adapter against the reference configured with the adapter's declared profile.
-
-For every adapter the reference is run with ``adapter.default_options('bleu')`` plus
-the same overrides, and must agree: score within 1e-9 relative, counts, totals,
-sys_len and ref_len equal.  pycocoevalcap gets a 1e-6 relative tolerance on the
-score: its brevity penalty is exp(1 - (r + 1e-9) / (c + 1e-15)), applied whenever
-(c + 1e-15) / (r + 1e-9) < 1, so it is off by a relative ~1e-9 * r / c from the
-paper's exp(1 - r / c) and is slightly below 1 even when c = r; the reference's
-``epsilon`` smoothing covers the precisions, not that.
+"""sacrebleu, NLTK and pycocoevalcap against the reference configured as each
+declares itself, on more inputs and settings than the fixtures hold: the
+conformance kit (``metricdiff.testing.check_adapter``) run on the inputs below,
+each under every configuration an adapter must agree on (its declared profile
+plus ``AGREEING``'s overrides), corpus and segments, within the adapter's declared
+tolerance (pycocoevalcap's brevity penalty is exp(1 - (r + 1e-9) / (c + 1e-15)),
+a relative ~1e-9 * r / c from the paper's: its tolerance says so).
 
 Where a library genuinely disagrees, the case is pinned in
-``tests/known_findings.py`` and the test asserts that it still disagrees.
+``tests/known_findings.py`` with its cause and declared to the kit, which then
+expects it: it fails when the library agrees again, and a pinned refusal must
+still raise the exception it names.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Sequence
+import importlib.util
 
 import pytest
 
-from helpers import require_tokenizer
+from helpers import TOKENIZER_MODULES
 from known_findings import FINDING_INPUTS, KNOWN_FINDINGS
+from metricdiff.cases import Case, Expectation
 from metricdiff.impls import get_adapter
 from metricdiff.profiles import AXES
-from metricdiff.statistics import BleuResult
+from metricdiff.testing import Deviation, check_adapter
 
 Refs = list[list[str | None]]
 
@@ -135,124 +135,68 @@ AGREEING: dict[str, list[dict[str, str]]] = {
 NLTK_ONE_SEGMENT: list[dict[str, str]] = [{"smoothing": "cc6"}]
 
 
-RELATIVE = {"pycocoevalcap": 1e-6}
+def tokenizer_here(settings: dict[str, str]) -> bool:
+    """Whether the packages of the tokenizer ``settings`` name can be imported."""
+    return all(importlib.util.find_spec(module) is not None
+               for module in TOKENIZER_MODULES.get(settings.get("tokenize", ""), ()))
 
 
-def differences(actual: BleuResult, expected: BleuResult, relative: float) -> list[str]:
-    """The compared fields that disagree."""
-    problems = []
-    if not math.isclose(actual.score, expected.score, rel_tol=relative, abs_tol=0.0):
-        problems.append(f"score {actual.score!r} != {expected.score!r}")
-    for field in ("counts", "totals"):
-        if tuple(getattr(actual, field)) != tuple(getattr(expected, field)):
-            problems.append(f"{field} {getattr(actual, field)} != {getattr(expected, field)}")
-    if actual.sys_len != expected.sys_len:
-        problems.append(f"sys_len {actual.sys_len} != {expected.sys_len}")
-    if actual.ref_len != expected.ref_len:
-        problems.append(f"ref_len {actual.ref_len} != {expected.ref_len}")
-    return problems
+def agreeing_cases(name: str) -> list[Case]:
+    """Every shared input under every configuration ``name`` must agree on; the
+    empty pair, the empty corpus and NLTK's one-segment smoothings besides."""
+    configs = [c for c in AGREEING[name] if tokenizer_here(c)]
+    when = tuple(Expectation(config, {}, "", 0.0) for config in configs)
+    cases = [Case(hyps, refs, id=input_name, metric="bleu", expectations=when)
+             for input_name, (hyps, refs) in INPUTS.items()]
+    empty_pair = {"sacrebleu": [{"tokenize": "none"}], "nltk": [{}],
+                  "pycocoevalcap": [{"ref_length": r} for r in ("closest", "shortest", "average")]}
+    cases.append(Case(*EMPTY_PAIR, id="empty pair", metric="bleu", expectations=tuple(
+        Expectation(config, {}, "", 0.0) for config in empty_pair[name])))
+    if name == "pycocoevalcap":
+        cases.append(Case([], [], id="empty corpus", metric="bleu"))
+    if name == "nltk":
+        # Method 6 agrees with the reference when the last segment is the corpus and
+        # the hypothesis has every order and a trigram match.  (Method 5 never does:
+        # NLTK averages precisions where Chen & Cherry average matched counts.)
+        for input_name, (hyps, refs) in (("single", INPUTS["single"]),
+                                         ("long[0]", ([INPUTS["long"][0][0]],
+                                                      [INPUTS["long"][1][0]]))):
+            cases.append(Case(hyps, refs, id=f"one segment {input_name}", metric="bleu",
+                              expectations=tuple(Expectation(config, {}, "", 0.0)
+                                                 for config in NLTK_ONE_SEGMENT)))
+    return cases
 
 
-def both(name: str, hyps: Sequence[str], refs: Refs, overrides: dict[str, str]):
+def pinned(name: str) -> tuple[list[Case], list[Deviation]]:
+    """Each pinned finding of ``name`` as a case under its overrides, and as the
+    deviation the kit must see on it."""
+    cases, deviations = [], []
+    for (impl, description), cause in KNOWN_FINDINGS.items():
+        found = FINDING_INPUTS[(impl, description)]
+        if impl != name or not tokenizer_here(found.overrides):
+            continue
+        cases.append(Case(found.hyps, found.refs, id=description, metric="bleu",
+                          expectations=(Expectation(found.overrides, {}, "", 0.0),)))
+        deviations.append(Deviation(description, cause, found.overrides))
+    return cases, deviations
+
+
+@pytest.mark.parametrize("name", sorted(AGREEING))
+def test_agrees_with_the_reference_or_is_a_known_finding(name):
     adapter = get_adapter(name)
     pytest.importorskip(adapter.package.modules[0])
-    options = adapter.options("bleu", overrides)
-    expected = get_adapter("reference").corpus_score("bleu", hyps, refs, options)
-    return adapter, options, expected
-
-
-def config_id(overrides: dict[str, str]) -> str:
-    return ",".join(f"{k}={v}" for k, v in overrides.items()) or "default"
-
-
-AGREEING_CASES = [
-    pytest.param(name, overrides, id=f"{name}-{config_id(overrides)}")
-    for name, configs in AGREEING.items()
-    for overrides in configs
-]
-
-
-@pytest.mark.parametrize(("name", "overrides"), AGREEING_CASES)
-def test_corpus_agrees_with_reference(name, overrides):
-    require_tokenizer(overrides.get("tokenize"))
-    relative = RELATIVE.get(name, 1e-9)
-    failures = {}
-    for input_name, (hyps, refs) in INPUTS.items():
-        adapter, options, expected = both(name, hyps, refs, overrides)
-        actual = adapter.corpus_score("bleu", hyps, refs, options)
-        problems = differences(actual, expected, relative)
-        if problems:
-            failures[input_name] = problems
-    assert not failures
-
-
-@pytest.mark.parametrize(("name", "overrides"), AGREEING_CASES)
-def test_sentences_agree_with_reference(name, overrides):
-    require_tokenizer(overrides.get("tokenize"))
-    relative = RELATIVE.get(name, 1e-9)
-    reference = get_adapter("reference")
-    failures = {}
-    for input_name, (hyps, refs) in INPUTS.items():
-        adapter, options, _ = both(name, hyps, refs, overrides)
-        actual = adapter.sentence_scores("bleu", hyps, refs, options)
-        expected = reference.sentence_scores("bleu", hyps, refs, options)
-        assert len(actual) == len(expected) == len(hyps)
-        for index, (a, e) in enumerate(zip(actual, expected, strict=True)):
-            problems = differences(a, e, relative)
-            if problems:
-                failures[f"{input_name}[{index}]"] = problems
-    assert not failures
-
-
-@pytest.mark.parametrize("overrides", NLTK_ONE_SEGMENT, ids=config_id)
-def test_nltk_neighbour_smoothing_agrees_on_one_segment(overrides):
-    # Method 6 agrees with the reference when the last segment is the corpus and the
-    # hypothesis has every order and a trigram match.  (Method 5 never does: NLTK
-    # averages precisions where Chen & Cherry average matched counts; see
-    # known_findings.)
-    for hyps, refs in (INPUTS["single"], ([INPUTS["long"][0][0]], [INPUTS["long"][1][0]])):
-        adapter, options, expected = both("nltk", hyps, refs, overrides)
-        assert not differences(adapter.corpus_score("bleu", hyps, refs, options), expected, 1e-9)
-
-
-@pytest.mark.parametrize("name", ["sacrebleu", "nltk"])
-def test_empty_pair_agrees(name):
-    hyps, refs = EMPTY_PAIR
-    overrides = {"tokenize": "none"} if name == "sacrebleu" else {}
-    adapter, options, expected = both(name, hyps, refs, overrides)
-    assert not differences(adapter.corpus_score("bleu", hyps, refs, options), expected, 1e-9)
-
-
-@pytest.mark.parametrize("ref_length", ["closest", "shortest", "average"])
-def test_pycocoevalcap_empty_pair(ref_length):
-    hyps, refs = EMPTY_PAIR
-    adapter, options, expected = both("pycocoevalcap", hyps, refs, {"ref_length": ref_length})
-    actual = adapter.corpus_score("bleu", hyps, refs, options)
-    assert actual.score == 0.0  # pycocoevalcap: BP = exp(1 - 1e6) = 0
-    assert not differences(actual, expected, RELATIVE["pycocoevalcap"])
-
-
-def test_pycocoevalcap_empty_corpus():
-    adapter, options, expected = both("pycocoevalcap", [], [], {})
-    assert not differences(adapter.corpus_score("bleu", [], [], options), expected, 1e-6)
-
-
-@pytest.mark.parametrize("key", sorted(KNOWN_FINDINGS), ids=lambda key: f"{key[0]}: {key[1]}")
-def test_known_finding_still_disagrees(key):
-    name, _ = key
-    hyps, refs, overrides, raises = FINDING_INPUTS[key]
-    require_tokenizer(overrides.get("tokenize"))
-    adapter, options, expected = both(name, hyps, refs, overrides)
-    if raises is not None:  # the library refuses what the reference scores
-        with pytest.raises(Exception) as error:
-            adapter.corpus_score("bleu", hyps, refs, options)
-        assert type(error.value).__name__ == raises, KNOWN_FINDINGS[key]
-        return
-    actual = adapter.corpus_score("bleu", hyps, refs, options)
-    assert differences(actual, expected, RELATIVE.get(name, 1e-9)), (
-        f"{name} now agrees with the reference on {key[1]!r}; remove the pin "
-        f"({KNOWN_FINDINGS[key]})"
-    )
+    cases, deviations = pinned(name)
+    found = check_adapter(type(adapter), deviations, cases=[*agreeing_cases(name), *cases])
+    assert found.unavailable is None
+    # Every agreeing configuration was scored on every input (none refused).
+    claimed = {(input_name, ",".join(f"{a}={v}" for a, v in config.items()))
+               for input_name in INPUTS for config in AGREEING[name] if tokenizer_here(config)}
+    assert claimed <= found.scored
+    for deviation in deviations:  # a pinned refusal still raises what it names
+        raises = FINDING_INPUTS[(name, deviation.case)].raises
+        if raises is not None:
+            assert found.departures[deviation.key].startswith(f"raises {raises}:"), (
+                found.departures[deviation.key])
 
 
 def test_every_pin_has_an_input_and_a_cause():
