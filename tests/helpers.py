@@ -9,7 +9,12 @@ ROUGE-1.5.5 script, finds Perl and its modules).  Any other exception fails.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +97,32 @@ def interrupted_at(metric: str, real: Callable[..., Any]) -> Callable[..., Any]:
         return real(first, *args, **kwargs)
 
     return step
+
+
+def run_process(argv: Sequence[object], timeout: float = 60.0, **options: Any
+                ) -> subprocess.CompletedProcess[str]:
+    """``argv`` run in a process group of its own (a first word ``metricdiff``
+    is this Python running ``metricdiff.cli.main``), its output as text; the
+    whole group killed if it does not finish within ``timeout`` seconds, which
+    fails the test: nothing a test starts is left running."""
+    words = [str(word) for word in argv]
+    if words and words[0] == "metricdiff":
+        words = [sys.executable, "-c", "import sys; from metricdiff.cli import main; "
+                 "sys.exit(main())", *words[1:]]
+    process = subprocess.Popen(words, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True, **options)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(process.pid)
+        out, err = process.communicate()
+        pytest.fail(f"{' '.join(words)} did not finish within {timeout:g} s: {err[-500:]}")
+    finally:
+        kill_group(process.pid)  # whatever it left running in its group
+    return subprocess.CompletedProcess(words, process.returncode, out, err)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads, if it is still there."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
