@@ -115,7 +115,10 @@ def run_process(argv: Sequence[object], timeout: float = 60.0, **options: Any
         out, err = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
         kill_group(process.pid)
-        out, err = process.communicate()
+        try:  # a process outside its group may still hold the pipes: do not wait on it
+            err = process.communicate(timeout=5)[1]
+        except subprocess.TimeoutExpired:
+            err = "(its output is held open by a process it left running)"
         pytest.fail(f"{' '.join(words)} did not finish within {timeout:g} s: {err[-500:]}")
     finally:
         kill_group(process.pid)  # whatever it left running in its group

@@ -108,21 +108,36 @@ def write_atomic(path: Path, data: str | bytes) -> None:
 
 
 def write_group(files: Mapping[Path, str | bytes]) -> None:
-    """Write every file of ``files`` atomically and together: each is written to
-    a temporary file and reaches the disk first; only when all have do they
-    take their names, one after the other with Ctrl-C and SIGTERM held back, so
-    that an interruption leaves all the previous files or all the new ones."""
-    with contextlib.ExitStack() as stack:
-        commits = []
+    """Write every file of ``files`` atomically and together (``atomic_group``)."""
+    with atomic_group() as open_new:
         for path, data in files.items():
+            open_new(path).write(_encoded(data))
+
+
+@contextlib.contextmanager
+def atomic_group() -> Iterator[Callable[[Path], BinaryIO]]:
+    """Files written atomically and together: ``open_new(path)`` gives a binary
+    stream for ``path`` (written as it goes, so a long file need not be held in
+    memory); when the block ends normally every file reaches the disk, and only
+    then do they take their names, one after the other with Ctrl-C and SIGTERM
+    held back.  An interruption, a full disk or an error leaves all the
+    previous files, or (once the names are being taken) all the new ones, and
+    no temporary file."""
+    with contextlib.ExitStack() as stack:
+        opened: list[tuple[BinaryIO, Callable[[], None]]] = []
+
+        def open_new(path: Path) -> BinaryIO:
             stream, commit = stack.enter_context(_temporary(path))
-            stream.write(_encoded(data))
+            opened.append((stream, commit))
+            return stream
+
+        yield open_new
+        for stream, _commit in opened:
             stream.flush()
             os.fsync(stream.fileno())
             stream.close()
-            commits.append(commit)
         with signals_held():
-            for commit in commits:
+            for _stream, commit in opened:
                 commit()
 
 
@@ -176,5 +191,5 @@ def folder_lock(folder: Path, option: str = "--out") -> Iterator[None]:
         os.close(descriptor)  # releases the lock
 
 
-__all__ = ["atomic_stream", "check_target", "folder_lock", "signals_held", "write_atomic",
-           "write_group"]
+__all__ = ["atomic_group", "atomic_stream", "check_target", "folder_lock", "signals_held",
+           "write_atomic", "write_group"]

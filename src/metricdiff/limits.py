@@ -64,7 +64,7 @@ def seconds(value: object, *, no_limit: bool = True) -> float:
     """``value`` (a number or its text) as a number of seconds above 0 and at
     most ``MAX_SECONDS``; ``inf`` is no limit, where ``no_limit`` allows it.
     ValueError otherwise (``0``, ``-1``, ``nan``, ``1e300``, ``soon``)."""
-    most = f"at most {MAX_SECONDS:g}" + ("; inf: no limit" if no_limit else "")
+    most = f"at most {MAX_SECONDS:,.0f}" + ("; inf: no limit" if no_limit else "")
     number = _as_float(value)
     if number == math.inf and no_limit:
         return number

@@ -265,8 +265,8 @@ def corpus(tmp_path: Path) -> list[str]:
         ("--timeout", "0", "a number of seconds greater than 0"),
         ("--timeout", "-1", "a number of seconds greater than 0"),
         ("--timeout", "nan", "a number of seconds greater than 0"),
-        ("--jobs", "0", "a whole number, at least 1"),
-        ("--generate", "-5", "a whole number, at least 0"),
+        ("--jobs", "0", "a whole number, from 1 to 256"),
+        ("--generate", "-5", "a whole number, from 0 to 1000000"),
     ],
 )
 def test_a_senseless_audit_option_is_one_line(

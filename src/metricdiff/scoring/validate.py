@@ -10,6 +10,7 @@ from typing import Any
 from metricdiff.impls.peers._isolated import peers_dir
 from metricdiff.machine_paths import without_machine_paths
 from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.wording import printable
 
 #: Longest error text kept in a ``CaseResult``.
 MAX_ERROR = 300
@@ -103,8 +104,10 @@ def message_of(error: BaseException) -> str:
 
 def describe(error: BaseException) -> str:
     """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters, with
-    no machine-specific path (it goes into findings and reports)."""
-    message = without_machine_paths(" ".join(message_of(error).split()), peers_dir())
+    no machine-specific path (it goes into findings and reports) and no control
+    character (a program's standard error may hold terminal escapes:
+    ``wording.printable``)."""
+    message = printable(without_machine_paths(" ".join(message_of(error).split()), peers_dir()))
     name = type(error).__name__
     return _short(f"{name}: {message}" if message else name)
 
