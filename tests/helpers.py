@@ -99,17 +99,18 @@ def interrupted_at(metric: str, real: Callable[..., Any]) -> Callable[..., Any]:
     return step
 
 
-def run_process(argv: Sequence[object], timeout: float = 60.0, **options: Any
-                ) -> subprocess.CompletedProcess[str]:
+def run_process(argv: Sequence[object], timeout: float = 60.0, stdout_to: Any = subprocess.PIPE,
+                **options: Any) -> subprocess.CompletedProcess[str]:
     """``argv`` run in a process group of its own (a first word ``metricdiff``
     is this Python running ``metricdiff.cli.main``), its output as text; the
     whole group killed if it does not finish within ``timeout`` seconds, which
-    fails the test: nothing a test starts is left running."""
+    fails the test: nothing a test starts is left running.  ``stdout_to``: where
+    its standard output goes instead of a pipe (its ``stdout`` is then "")."""
     words = [str(word) for word in argv]
     if words and words[0] == "metricdiff":
         words = [sys.executable, "-c", "import sys; from metricdiff.cli import main; "
                  "sys.exit(main())", *words[1:]]
-    process = subprocess.Popen(words, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    process = subprocess.Popen(words, stdout=stdout_to, stderr=subprocess.PIPE,
                                text=True, start_new_session=True, **options)
     try:
         out, err = process.communicate(timeout=timeout)
@@ -122,7 +123,7 @@ def run_process(argv: Sequence[object], timeout: float = 60.0, **options: Any
         pytest.fail(f"{' '.join(words)} did not finish within {timeout:g} s: {err[-500:]}")
     finally:
         kill_group(process.pid)  # whatever it left running in its group
-    return subprocess.CompletedProcess(words, process.returncode, out, err)
+    return subprocess.CompletedProcess(words, process.returncode, out or "", err)
 
 
 def kill_group(pid: int) -> None:

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from metricdiff import limits
-from metricdiff.errors import InputError
+from metricdiff.errors import InputError, Unreadable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -57,11 +57,6 @@ _CR = b"\r"
 #: How a refusal is raised: the exception class of the caller's kind of file
 #: (InputError, LockError, FixtureError), given the whole message.
 Refusal = Callable[[str], Exception]
-
-
-class Unreadable(ValueError):
-    """A JSON or TOML text that parses to nothing metricdiff can hold: its
-    message says why, without the place (the caller adds it)."""
 
 
 # --------------------------------------------------------------- lines

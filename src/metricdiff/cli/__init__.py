@@ -134,12 +134,12 @@ def _main(argv: Sequence[str] | None) -> int:
     except BrokenPipeError:  # `metricdiff ... | head`: what was read is all that is wanted
         output.discard()
         return 0
-    except KeyboardInterrupt as stop:
+    except KeyboardInterrupt:
         # The commands close what they opened in ``finally`` blocks (the audit's
         # journal, its worker processes) on the way here; what was done is kept.
         output.discard_if_broken()
         hint = getattr(args, "interrupt_hint", None)
-        terminated = isinstance(stop, Terminated)
+        terminated = _TERMINATED.is_set()
         print(f"metricdiff: {'terminated' if terminated else 'interrupted'}"
               f"{hint(args) if hint else ''}", file=sys.stderr)
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
@@ -148,22 +148,25 @@ def _main(argv: Sequence[str] | None) -> int:
     return status
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM (a ``kill``, a CI job's cancel, a container stopped): handled as
-    Ctrl-C is, so that the ``finally`` blocks run, what was done is kept and no
-    temporary file is left, then exit status 143."""
+#: Set when SIGTERM arrived: the KeyboardInterrupt it raised was no Ctrl-C.
+_TERMINATED = threading.Event()
 
 
 @contextlib.contextmanager
 def _terminated_as_interrupted() -> Iterator[None]:
-    """SIGTERM raises ``Terminated`` for the block (in the main thread, where a
-    handler can be set), instead of ending the process where it stands."""
+    """SIGTERM (a ``kill``, a CI job's cancel, a container stopped) handled as
+    Ctrl-C is for the block (in the main thread, where a handler can be set):
+    a KeyboardInterrupt, so that the ``finally`` blocks run, what was done is
+    kept and no temporary file is left, then exit status 143; instead of the
+    process ending where it stands."""
+    _TERMINATED.clear()
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminate(_signal: int, _frame: object) -> None:
-        raise Terminated
+        _TERMINATED.set()
+        raise KeyboardInterrupt
 
     previous = signal.signal(signal.SIGTERM, terminate)
     try:
@@ -215,7 +218,7 @@ class _Output:
 
 
 __all__ = ["EXIT_IMPLEMENTATION_FAILED", "EXIT_INTERRUPTED", "EXIT_TERMINATED", "EXIT_USAGE",
-           "Terminated", "build_parser", "main"]
+           "build_parser", "main"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -113,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
     if not chosen:
         raise AdapterUnavailable("no implementation can run: " + "; ".join(
             f"{metric}: {why}" for metric, why in nobody.items()))
+
+    def progress(message: str) -> None:
+        if args.format == "text":
+            print(message, file=sys.stderr)
+
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     plan = {}
@@ -122,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         if corpus is not None:
             cases += audit_inputs.user_cases(corpus, input_name(args), metric)
         if args.generate:
-            cases += audit_inputs.generated_cases(metric, args.generate, args.seed)
+            cases += audit_inputs.generated_cases(metric, args.generate, args.seed, progress)
         plan[metric] = cases
     for metric, why in nobody.items():
         print(f"{metric}: no implementation can run: {why}", file=sys.stderr)
@@ -130,10 +135,6 @@ def run(args: argparse.Namespace) -> int:
         import_ray()  # no Ray is a one-line error that leaves nothing behind
     out = output_folder(args.out) if args.out else None
     save_to = output_folder(args.save_fixtures, "--save-fixtures") if args.save_fixtures else None
-
-    def progress(message: str) -> None:
-        if args.format == "text":
-            print(message, file=sys.stderr)
 
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from metricdiff.errors import RowError
 from metricdiff.profiles.metrics import Result
 from metricdiff.scoring.execution import OK, STATUSES, CaseResult
 from metricdiff.scoring.validate import validate
@@ -32,15 +33,6 @@ FIELDS: dict[str, dict[str, bool]] = {
     "rouge": {"fmeasure": False, "recall": False, "precision": False, "matches": False,
               "hyp_total": False, "ref_total": False},
 }
-
-
-class RowError(ValueError):
-    """A row that is not what metricdiff writes: the message says what, and
-    ``field`` names the result field at fault, if one is."""
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
 
 
 def result_from_row(data: object, family: str) -> Result:
