@@ -62,11 +62,12 @@ Refusal = Callable[[str], Exception]
 # --------------------------------------------------------------- lines
 
 
-def lines(name: str, refuse: Refusal = InputError) -> Iterator[tuple[int, bytes]]:
+def lines(name: str, refuse: Refusal = InputError) -> Iterator[tuple[int, memoryview]]:
     """The lines of ``name`` (``-`` is standard input), numbered from 1, each
-    without its ``\\n`` or ``\\r\\n``, read one at a time: a refusal
-    (``name:line: ...``) at a line longer than ``limits.max_line_bytes()`` or
-    holding a carriage return of its own, and at a file that cannot be read."""
+    without its ``\\n`` or ``\\r\\n`` (a view of the bytes read, not a copy),
+    read one at a time: a refusal (``name:line: ...``) at a line longer than
+    ``limits.max_line_bytes()`` or holding a carriage return of its own, and at
+    a file that cannot be read."""
     limit = limits.max_line_bytes()
     with _opened(name, refuse) as stream:
         number = 0
@@ -80,19 +81,19 @@ def lines(name: str, refuse: Refusal = InputError) -> Iterator[tuple[int, bytes]
                 return
             number += 1
             ended = raw.endswith(b"\n")
-            body = raw[:-1] if ended else raw
-            if ended and body.endswith(b"\r"):
-                body = body[:-1]
-            if len(body) > limit or (not ended and len(raw) == limit + 2):
+            end = len(raw) - ended
+            if ended and raw.endswith(b"\r\n"):
+                end -= 1
+            if end > limit or (not ended and len(raw) == limit + 2):
                 raise refuse(f"{name}:{number}: a line longer than {limit} bytes (the limit; "
                              "--max-line-bytes N raises it); is this a text file?")
-            if _CR in body:
-                column = body.index(_CR) + 1
+            stray = raw.find(_CR, 0, end)
+            if stray >= 0:
                 raise refuse(
-                    f"{name}:{number}: a carriage return (\\r) at column {column} "
+                    f"{name}:{number}: a carriage return (\\r) at column {stray + 1} "
                     "that ends no \\r\\n; lines end in \\n or \\r\\n (for old Mac line "
                     "endings convert the file: tr '\\r' '\\n')")
-            yield number, body
+            yield number, memoryview(raw)[:end]
 
 
 @contextlib.contextmanager

@@ -134,3 +134,25 @@ def test_a_lock_starting_with_a_byte_order_mark_verifies(
     lock.write_bytes(b"\xef\xbb\xbf" + lock.read_bytes())
     status, out, err = run(capsys, "verify", lock)
     assert status == 0 and out.startswith(f"{lock}: all 3 scores reproduce"), (out, err)
+
+
+# ------------------------------------ item 25: a lock's text printed, not obeyed
+
+
+def test_terminal_escapes_in_a_lock_are_shown_not_sent(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A lock's environment values and names are anyone's text: verify prints
+    them with each control character as its code point.  Before, an escape
+    sequence in the lock reached the terminal (retitling it, clearing it...)."""
+    lock = lock_of(tmp_path, capsys)
+    text = lock.read_text(encoding="utf-8")
+    hostile = "\\u001b]0;pwned\\u0007\\u001b[2J"
+    edited = re.sub(r'(?m)^python = "([^"]*)"',
+                    lambda found: f'python = "{found.group(1)} {hostile}"', text, count=1)
+    assert edited != text
+    lock.write_text(edited, encoding="utf-8")
+    status, out, err = run(capsys, "verify", lock)
+    assert status == 0, err  # the environment differs: said, not a failure
+    assert "\x1b" not in out and "\x07" not in out, repr(out)
+    assert "⟨U+001B⟩]0;pwned⟨U+0007⟩⟨U+001B⟩[2J" in out, out

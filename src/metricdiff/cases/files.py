@@ -30,13 +30,13 @@ def iter_segments(name: str) -> Iterator[str]:
     trailing spaces reach the tokenizer as they are in the file.
     """
     for number, raw in lines(name):
-        if number == 1 and raw.startswith(BYTE_ORDER_MARK):
-            raw = raw.removeprefix(BYTE_ORDER_MARK)
+        if number == 1 and raw[:3] == BYTE_ORDER_MARK:
+            raw = raw[3:]
             warnings.warn(f"{name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
                           "starts with: it is not part of the text", MetricdiffWarning,
                           stacklevel=2)
         try:
-            yield raw.decode("utf-8")
+            yield str(raw, "utf-8")  # decoded from the bytes read, not from a copy
         except UnicodeDecodeError as error:
             raise InputError(
                 f"{name}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at column "
