@@ -14,7 +14,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -130,3 +130,43 @@ def kill_group(pid: int) -> None:
     """SIGKILL the process group ``pid`` leads, if it is still there."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def file_size_limit(limit: int) -> Iterator[None]:
+    """Files this process writes cannot grow past ``limit`` bytes, as on a full
+    disk: a write beyond it fails with EFBIG (SIGXFSZ ignored) after writing what
+    fits.  (No test fills a real disk or writes to ``/dev/full``.)"""
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+def sleeping(seconds: str) -> list[int]:
+    """The process ids whose command line is ``sleep SECONDS`` (a test's own
+    marker of a process that must not outlive what started it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
+                    f"sleep\0{seconds}\0".encode()):
+                found.append(int(entry.name))
+    return found
+
+
+@contextlib.contextmanager
+def no_sleep_left(seconds: str) -> Iterator[None]:
+    """Whatever happens in the block, no ``sleep SECONDS`` is left running after
+    it (each killed by its process id)."""
+    try:
+        yield
+    finally:
+        for pid in sleeping(seconds):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

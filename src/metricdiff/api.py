@@ -266,6 +266,7 @@ def compare(
     """
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
     requested = _metrics(metrics)
@@ -275,7 +276,8 @@ def compare(
     if report not in REPORTS:
         raise ConventionError(f"report must be one of {', '.join(REPORTS)}, not {report!r}")
     workers, seconds = _workers(jobs, timeout)
-    return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds)
+    with load_timeout(seconds):
+        return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds)
 
 
 # ---------------------------------------------------------------- audit
@@ -334,6 +336,7 @@ def audit(
     from metricdiff.cases import Case
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.user.python import load_timeout
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     requested = _metrics(metrics)
@@ -347,10 +350,11 @@ def audit(
                               workers=jobs, timeout=timeout)
     findings: list[Finding] = []
     tables = []
-    for done, made in audit_metrics(plan, config, table):
-        findings += done.findings
-        assert made is not None  # a table was asked for
-        tables.append(made)
+    with load_timeout(timeout):
+        for done, made in audit_metrics(plan, config, table):
+            findings += done.findings
+            assert made is not None  # a table was asked for
+            tables.append(made)
     return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
 
 

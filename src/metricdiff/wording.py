@@ -4,6 +4,7 @@ counts things the same way ("1 case", "2 cases")."""
 from __future__ import annotations
 
 import re
+import signal
 from collections.abc import Sequence
 
 
@@ -25,6 +26,19 @@ def could_not_score(names: Sequence[str]) -> str:
     return f"; could not score {', '.join(dict.fromkeys(names))} (no result on any case)"
 
 
+def process_end(code: int) -> str:
+    """How a process that gave no answer ended, from its exit status (negative: the
+    signal that killed it): ``process died with exit code 3``, ``process killed
+    by signal SIGSEGV``."""
+    if code < 0:
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = str(-code)
+        return f"process killed by signal {name}"
+    return f"process died with exit code {code}"
+
+
 #: What a terminal would act on rather than show: control characters (ESC starts
 #: the sequences that move the cursor, recolour or retitle the terminal, or
 #: write to the clipboard), and the invisible marks that reorder the text shown.
@@ -40,4 +54,4 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda found: f"⟨U+{ord(found.group()):04X}⟩", text)
 
 
-__all__ = ["could_not_score", "plural", "printable"]
+__all__ = ["could_not_score", "plural", "printable", "process_end"]

@@ -7,9 +7,7 @@ cannot be written is one line (item 15), one removed mid-run is written again
 
 from __future__ import annotations
 
-import contextlib
 import json
-import resource
 import signal
 import subprocess
 import sys
@@ -22,7 +20,7 @@ from typing import Any
 import pytest
 
 import metricdiff.auditing.output as audit_output
-from helpers import kill_group, run
+from helpers import corpus_files, file_size_limit, kill_group, run
 from metricdiff.auditing.journal import Journal
 
 SENTENCE = "the cat sat on the mat"
@@ -30,10 +28,8 @@ PREVIOUS = "the previous, complete file\n"
 
 
 def corpus(tmp_path: Path) -> list[str]:
-    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_text(f"{SENTENCE}\na dog ran\n", encoding="utf-8")
-    ref.write_text(f"{SENTENCE}\nthe dog ran\n", encoding="utf-8")
-    return ["--hyp", str(hyp), "--ref", str(ref)]
+    """Two segments, the first identical to its reference."""
+    return corpus_files(tmp_path, f"{SENTENCE}\na dog ran\n", f"{SENTENCE}\nthe dog ran\n")
 
 
 # ------------------------------------------ item 9: the files of one run, or none
@@ -147,18 +143,6 @@ def test_resume_checks_the_journal_rows(
 
 
 # -------------------------------- items 15 and 29: the journal cannot be written
-
-
-@contextlib.contextmanager
-def file_size_limit(limit: int) -> Iterator[None]:
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 def test_a_journal_on_a_full_disk_is_one_line(

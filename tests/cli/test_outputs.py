@@ -7,28 +7,24 @@ limit (``RLIMIT_FSIZE``, with SIGXFSZ ignored) for a full disk."""
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import os
 import resource
 import signal
 import stat
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from helpers import run, run_process
+from helpers import corpus_files, file_size_limit, run, run_process
 
 SENTENCE = "the cat sat on the mat"
 PREVIOUS = "the previous, complete file\n"
 
 
 def corpus(tmp_path: Path) -> list[str]:
-    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
-    hyp.write_text(f"{SENTENCE}\na dog ran\n", encoding="utf-8")
-    ref.write_text(f"{SENTENCE}\nthe dog ran\n", encoding="utf-8")
-    return ["--hyp", str(hyp), "--ref", str(ref)]
+    """Two segments, the first identical to its reference."""
+    return corpus_files(tmp_path, f"{SENTENCE}\na dog ran\n", f"{SENTENCE}\nthe dog ran\n")
 
 
 def is_fifo(path: Path) -> bool:
@@ -84,20 +80,6 @@ def test_compare_onto_a_fifo_is_refused_not_waited_on(tmp_path: Path) -> None:
 
 
 # ------------------------------------------ item 4: compare --out, a full disk
-
-
-@contextlib.contextmanager
-def file_size_limit(limit: int) -> Iterator[None]:
-    """Files this process writes cannot grow past ``limit`` bytes, as on a full
-    disk: a write beyond it fails with EFBIG (SIGXFSZ ignored)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
 
 
 def test_compare_on_a_full_disk_keeps_the_previous_files_whole(

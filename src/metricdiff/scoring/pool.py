@@ -52,6 +52,7 @@ from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, J
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main
+from metricdiff.wording import process_end
 
 
 def _death(process: BaseProcess) -> str:
@@ -59,13 +60,7 @@ def _death(process: BaseProcess) -> str:
     code = process.exitcode
     if code is None:
         return "process stopped answering"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = str(-code)
-        return f"process killed by signal {name}"
-    return f"process died with exit code {code}"
+    return process_end(code)
 
 
 @attrs.define

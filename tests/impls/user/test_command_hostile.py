@@ -5,18 +5,16 @@ audit's ``--timeout`` kills its worker (item 8)."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
 import shutil
-import signal
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import TESTS, run
+from helpers import TESTS, no_sleep_left, run, sleeping
 from metricdiff.scoring.execution import shutdown_workers
 
 PRINT = f"{sys.executable} -c"
@@ -180,17 +178,6 @@ def test_a_programs_terminal_escapes_are_shown_not_sent(
 # ----------------------------- item 8: a worker killed on --timeout takes its program
 
 
-def sleeping(seconds: str) -> list[int]:
-    """The process ids whose command line is ``sleep SECONDS``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
-                    f"sleep\0{seconds}\0".encode()):
-                found.append(int(entry.name))
-    return found
-
-
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")
 def test_a_timeout_of_the_audit_kills_the_program_and_its_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -202,7 +189,7 @@ def test_a_timeout_of_the_audit_kills_the_program_and_its_files(
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "tmp"))
     (tmp_path / "tmp").mkdir()
     impl = "cmd:sh -c 'sleep 7781; echo BLEU = 1' sh {hyp} {ref}"
-    try:
+    with no_sleep_left("7781"):  # nothing left running, whatever happens
         status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                                "--impl", impl, *corpus(tmp_path), "--no-minimise",
                                "--timeout", "2")
@@ -210,10 +197,6 @@ def test_a_timeout_of_the_audit_kills_the_program_and_its_files(
         assert sleeping("7781") == [], "the program outlived the worker the timeout killed"
         shutdown_workers()  # the workers kept for later calls, as metricdiff's exit does
         assert list((tmp_path / "tmp").iterdir()) == [], "files left behind"
-    finally:
-        for pid in sleeping("7781"):  # nothing left running, whatever happened
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
 
 
 # -------------------------------------- item 29: the bundled example and U+2028

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import json
+import math
 import os
 import signal
 import subprocess
@@ -31,6 +32,7 @@ from metricdiff.impls.user import loading
 from metricdiff.impls.user.base import LOCAL_VERSION, UserAdapter, result_from_fields
 from metricdiff.impls.user.spec import PYTHON, split_python
 from metricdiff.profiles.metrics import METRICS, Options, Result
+from metricdiff.wording import process_end
 
 #: Whether this process may import a user's module itself: a worker process
 #: (``scoring.worker`` sets it), which is there to run such code.
@@ -87,6 +89,7 @@ def _probe_apart(module: str, path: str) -> dict[str, Any]:
     """``loading.probe`` in a process of its own, in a session of its own, killed
     with whatever it started if it does not answer within the load timeout."""
     timeout = _LOAD_TIMEOUT.get()
+    wait = None if math.isinf(timeout) else timeout  # --timeout inf: no limit
     read_end, write_end = os.pipe()
     try:
         process = subprocess.Popen(
@@ -101,7 +104,7 @@ def _probe_apart(module: str, path: str) -> dict[str, Any]:
         os.close(write_end)
     with os.fdopen(read_end, "rb") as answer:
         try:
-            process.wait(timeout=timeout)
+            process.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return {"error": f"its import did not finish within {timeout:g} s"}
         finally:  # also when interrupted: nothing is left running
@@ -117,13 +120,7 @@ def _probe_apart(module: str, path: str) -> dict[str, Any]:
 
 
 def _death(code: int) -> str:
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = str(-code)
-        return f"its process was killed by signal {name} while loading it"
-    return f"its process died with exit code {code} while loading it"
+    return f"{process_end(code)} while loading it"
 
 
 def load_function(spec: str) -> Callable[..., Any]:
