@@ -23,6 +23,15 @@ _BLEU_FIELDS = (("score", "nonnegative"), ("precisions", "nonnegative"), ("bp", 
                 ("ref_len", "count"))
 _ROUGE_FIELDS = (("recall", "ratio"), ("precision", "ratio"), ("fmeasure", "ratio"),
                  ("matches", "count"), ("hyp_total", "count"), ("ref_total", "count"))
+#: Family -> field -> what each of its values must be (``within``).
+FIELD_KINDS = {"bleu": dict(_BLEU_FIELDS), "rouge": dict(_ROUGE_FIELDS)}
+
+
+def within(value: float, kind: str) -> bool:
+    """Whether a number is what a field of ``kind`` may hold (false for NaN)."""
+    if kind == "ratio":
+        return 0.0 <= value <= 1.0 + RATIO_SLACK
+    return 0.0 <= value < math.inf
 
 
 def validate(result: object) -> str | None:
@@ -64,8 +73,7 @@ def _all_fine(fields: list[tuple[str, Any, str]]) -> bool:
     thousands of the reference's); a value that is not a number says no."""
     try:
         return all(
-            (0.0 <= float(value) <= 1.0 + RATIO_SLACK) if kind == "ratio"
-            else (0.0 <= float(value) < math.inf)
+            within(float(value), kind)
             for _, values, kind in fields
             for value in (values if isinstance(values, (tuple, list)) else (values,))
         )
@@ -116,4 +124,5 @@ def _short(text: str, limit: int = MAX_ERROR) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["MAX_ERROR", "RATIO_SLACK", "describe", "message_of", "validate"]
+__all__ = ["FIELD_KINDS", "MAX_ERROR", "RATIO_SLACK", "describe", "message_of", "validate",
+           "within"]
