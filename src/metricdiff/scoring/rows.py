@@ -21,7 +21,7 @@ from typing import Any
 
 from metricdiff.errors import RowError
 from metricdiff.profiles.metrics import Result
-from metricdiff.scoring.execution import OK, STATUSES, CaseResult
+from metricdiff.scoring.jobs import OK, STATUSES, CaseResult
 from metricdiff.scoring.validate import FIELD_KINDS, validate, within
 from metricdiff.statistics import BleuResult, RougeResult
 
