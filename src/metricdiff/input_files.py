@@ -53,6 +53,9 @@ STDIN = "-"
 #: first in a file.
 BYTE_ORDER_MARK = b"\xef\xbb\xbf"
 _CR = b"\r"
+_CR_BYTE, _LF = ord("\r"), ord("\n")
+#: Lines from this many bytes on are given as views (``lines``).
+_VIEW_FROM = 2**16
 
 #: How a refusal is raised: the exception class of the caller's kind of file
 #: (InputError, LockError, FixtureError), given the whole message.
@@ -62,29 +65,31 @@ Refusal = Callable[[str], Exception]
 # --------------------------------------------------------------- lines
 
 
-def lines(name: str, refuse: Refusal = InputError) -> Iterator[tuple[int, memoryview]]:
+def lines(name: str, refuse: Refusal = InputError
+          ) -> Iterator[tuple[int, bytes | memoryview]]:
     """The lines of ``name`` (``-`` is standard input), numbered from 1, each
-    without its ``\\n`` or ``\\r\\n`` (a view of the bytes read, not a copy),
+    without its ``\\n`` or ``\\r\\n`` (a long one a view of the bytes read),
     read one at a time: a refusal (``name:line: ...``) at a line longer than
     ``limits.max_line_bytes()`` or holding a carriage return of its own, and at
     a file that cannot be read."""
     limit = limits.max_line_bytes()
     with _opened(name, refuse) as stream:
-        number = 0
+        readline, number = stream.readline, 0
         while True:
             try:
-                raw = stream.readline(limit + 2)
+                raw = readline(limit + 2)
             except OSError as error:
                 raise refuse(f"{name}:{number + 1}: cannot read: "
                              f"{error.strerror or error}") from None
             if not raw:
                 return
             number += 1
-            ended = raw.endswith(b"\n")
-            end = len(raw) - ended
-            if ended and raw.endswith(b"\r\n"):
-                end -= 1
-            if end > limit or (not ended and len(raw) == limit + 2):
+            end = len(raw)
+            if raw[-1] == _LF:
+                end -= 2 if end > 1 and raw[-2] == _CR_BYTE else 1
+            elif end == limit + 2:  # no line break within the limit
+                end = limit + 1
+            if end > limit:
                 raise refuse(f"{name}:{number}: a line longer than {limit} bytes (the limit; "
                              "--max-line-bytes N raises it); is this a text file?")
             stray = raw.find(_CR, 0, end)
@@ -93,7 +98,9 @@ def lines(name: str, refuse: Refusal = InputError) -> Iterator[tuple[int, memory
                     f"{name}:{number}: a carriage return (\\r) at column {stray + 1} "
                     "that ends no \\r\\n; lines end in \\n or \\r\\n (for old Mac line "
                     "endings convert the file: tr '\\r' '\\n')")
-            yield number, memoryview(raw)[:end]
+            # A long line as a view of the bytes read (no copy of a megabyte), a
+            # short one as bytes (a view costs more than the copy it saves).
+            yield number, raw[:end] if end < _VIEW_FROM else memoryview(raw)[:end]
 
 
 @contextlib.contextmanager
