@@ -9,7 +9,12 @@ ROUGE-1.5.5 script, finds Perl and its modules).  Any other exception fails.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -92,3 +97,76 @@ def interrupted_at(metric: str, real: Callable[..., Any]) -> Callable[..., Any]:
         return real(first, *args, **kwargs)
 
     return step
+
+
+def run_process(argv: Sequence[object], timeout: float = 60.0, stdout_to: Any = subprocess.PIPE,
+                **options: Any) -> subprocess.CompletedProcess[str]:
+    """``argv`` run in a process group of its own (a first word ``metricdiff``
+    is this Python running ``metricdiff.cli.main``), its output as text; the
+    whole group killed if it does not finish within ``timeout`` seconds, which
+    fails the test: nothing a test starts is left running.  ``stdout_to``: where
+    its standard output goes instead of a pipe (its ``stdout`` is then "")."""
+    words = [str(word) for word in argv]
+    if words and words[0] == "metricdiff":
+        words = [sys.executable, "-c", "import sys; from metricdiff.cli import main; "
+                 "sys.exit(main())", *words[1:]]
+    process = subprocess.Popen(words, stdout=stdout_to, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True, **options)
+    try:
+        out, err = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        kill_group(process.pid)
+        try:  # a process outside its group may still hold the pipes: do not wait on it
+            err = process.communicate(timeout=5)[1]
+        except subprocess.TimeoutExpired:
+            err = "(its output is held open by a process it left running)"
+        pytest.fail(f"{' '.join(words)} did not finish within {timeout:g} s: {err[-500:]}")
+    finally:
+        kill_group(process.pid)  # whatever it left running in its group
+    return subprocess.CompletedProcess(words, process.returncode, out or "", err)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` leads, if it is still there."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+@contextlib.contextmanager
+def file_size_limit(limit: int) -> Iterator[None]:
+    """Files this process writes cannot grow past ``limit`` bytes, as on a full
+    disk: a write beyond it fails with EFBIG (SIGXFSZ ignored) after writing what
+    fits.  (No test fills a real disk or writes to ``/dev/full``.)"""
+    resource = pytest.importorskip("resource")
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, previous)
+
+
+def sleeping(seconds: str) -> list[int]:
+    """The process ids whose command line is ``sleep SECONDS`` (a test's own
+    marker of a process that must not outlive what started it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
+                    f"sleep\0{seconds}\0".encode()):
+                found.append(int(entry.name))
+    return found
+
+
+@contextlib.contextmanager
+def no_sleep_left(seconds: str) -> Iterator[None]:
+    """Whatever happens in the block, no ``sleep SECONDS`` is left running after
+    it (each killed by its process id)."""
+    try:
+        yield
+    finally:
+        for pid in sleeping(seconds):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)

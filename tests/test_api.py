@@ -137,3 +137,57 @@ def test_the_old_import_path_of_adapter_warns_and_gives_the_same_class():
     assert done.stdout.startswith(
         "DeprecationWarning: metricdiff.implementations.base is deprecated: "
         "import metricdiff.impls.base instead"), done.stdout
+
+
+# --- issue 27, item 26: wrong arguments are refused in one line, as on the command line
+
+HYPS, REFS = ["the cat sat on the mat"], [["the cat sat on a mat"]]
+
+
+@pytest.mark.parametrize(("call", "message"), [
+    # A string where a list of names belongs: its letters were taken for names
+    # ("unknown metric 'b'"), or every name silently dropped.
+    (lambda: metricdiff.compare(HYPS, REFS, impls="sacrebleu"),
+     "impls must be a list of names, such as ['sacrebleu'], not str 'sacrebleu'"),
+    (lambda: metricdiff.compare(HYPS, REFS, metrics="bleu"),
+     "metrics must be a list of names, such as ['bleu'], not str 'bleu'"),
+    (lambda: metricdiff.audit(HYPS, REFS, metrics="bleu"),
+     "metrics must be a list of names, such as ['bleu'], not str 'bleu'"),
+    # An unknown name was dropped: the command line refuses it.
+    (lambda: metricdiff.compare(HYPS, REFS, metrics=["bleu"], impls=["no-such-impl"]),
+     "unknown implementation 'no-such-impl'"),
+    (lambda: metricdiff.compare(HYPS, REFS, metrics=["blue"]), "unknown metric 'blue'"),
+    # report="zzz" gave every score None.
+    (lambda: metricdiff.compare(HYPS, REFS, metrics=["rouge-1"], report="zzz"),
+     "report must be one of f, recall, precision, not 'zzz'"),
+    (lambda: metricdiff.compare(HYPS, REFS, metrics=["bleu"], jobs=0),
+     "jobs must be a whole number, from 1 to 256, not 0"),
+    (lambda: metricdiff.compare(HYPS, REFS, metrics=["bleu"], timeout=float("nan")),
+     "timeout must be a number of seconds greater than 0"),
+    (lambda: metricdiff.audit(HYPS, REFS, metrics=["bleu"], jobs=0),
+     "jobs must be a whole number, from 1 to 256, not 0"),
+    # impl=None, options=5, options={"tokenize": None}: AttributeError or TypeError.
+    (lambda: metricdiff.score(None, "bleu", HYPS, REFS),  # type: ignore[arg-type]
+     "impl must be an implementation's name, such as 'sacrebleu'"),
+    (lambda: metricdiff.score("reference", "bleu", HYPS, REFS, options=5),  # type: ignore[arg-type]
+     "options must be a mapping of axis to value, such as {'tokenize': 'intl'}, not int"),
+    (lambda: metricdiff.score("reference", "bleu", HYPS, REFS, options={"tokenize": None}),  # type: ignore[dict-item]
+     "options['tokenize'] must be a string or a number (as -o takes it), not NoneType"),
+    (lambda: metricdiff.score("reference", "bleu", HYPS, REFS, options={"tokenize": 13}),
+     "unknown value '13' for axis 'tokenize'"),
+    (lambda: metricdiff.score("reference", "bleu", ["a \ud800"], [["a"]]),
+     "hyps[0] holds a lone surrogate (\\ud800) at character 3"),
+])
+def test_a_wrong_argument_is_one_clear_error(call, message):
+    with pytest.raises(metricdiff.MetricdiffError) as raised:
+        call()
+    assert message in str(raised.value), raised.value
+    assert "\n" not in str(raised.value)
+
+
+def test_numbers_as_option_values_are_taken_as_the_command_line_takes_them():
+    # max_order=2 (a number, as Python writes it) is -o max_order=2; a score by
+    # hand: "the cat sat on the mat" against "the cat sat on a mat" has 5/6
+    # unigram and 3/5 bigram matches, c = r = 6, so BLEU-2 = 100 sqrt(5/6 * 3/5).
+    result = metricdiff.score("reference", "bleu", HYPS, REFS, options={"max_order": 2})
+    assert result.score == pytest.approx(100 * (5 / 6 * 3 / 5) ** 0.5, rel=1e-12)

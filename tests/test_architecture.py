@@ -31,14 +31,17 @@ PAGE = ROOT / "docs" / "architecture.md"
 
 #: The layers of the package from the bottom up, each its units: a module at the
 #: package root by its name, a folder by its name.  At the bottom, the modules
-#: every step shares, which import nothing of metricdiff; at the top, the
-#: package's face (``__init__.py``: the API's names, handed on lazily) and the
-#: deprecated ``implementations.py`` alias, which nothing inside imports.
+#: every step shares, which import nothing of metricdiff; just above them, the
+#: writer and the reader of files, which raise its errors under its limits; at
+#: the top, the package's face (``__init__.py``: the API's names, handed on
+#: lazily) and the deprecated ``implementations.py`` alias, which nothing inside
+#: imports.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "wording", "atomic", "machine_paths", "json_values", "_version"),
-    ("statistics",), ("profiles",), ("cases",), ("impls",), ("scoring",), ("comparison",),
-    ("findings",), ("reports",), ("auditing",), ("locks",), ("api", "plugin", "testing"),
-    ("cli",),
+    ("errors", "wording", "machine_paths", "json_values", "_version", "limits",
+     "markdown_text"),
+    ("atomic", "input_files"), ("statistics",), ("profiles",), ("cases",), ("impls",),
+    ("scoring",), ("comparison",), ("findings",), ("reports",), ("auditing",), ("locks",),
+    ("api", "plugin", "testing"), ("cli",),
     ("__init__", "implementations"),
 ]
 
@@ -175,7 +178,7 @@ def plant(tree: Path, module: str, code: str) -> None:
                                  "    from metricdiff.impls.peers import rouge_score",
      "metricdiff.impls.peers.rouge_score"),
     # sideways: two units of one layer
-    ("atomic.py", "from metricdiff.wording import plural", "metricdiff.wording"),
+    ("atomic.py", "from metricdiff.input_files import lines", "metricdiff.input_files"),
 ])
 def test_an_upward_import_at_any_depth_is_caught(
     tree: Path, module: str, code: str, target: str

@@ -31,8 +31,10 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from metricdiff import limits
 from metricdiff.cases.case import References, Sample
-from metricdiff.errors import InputError
+from metricdiff.errors import ConventionError, InputError
+from metricdiff.input_files import lone_surrogate
 
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
@@ -49,9 +51,67 @@ def _texts(name: str, values: object) -> tuple[str, ...]:
         raise InputError(f"{name} must be a list of strings, one per segment, "
                          f"not {type(values).__name__}")
     for index, value in enumerate(values):
-        if not isinstance(value, str):
-            raise InputError(f"{name}[{index}] is {type(value).__name__}, not a string")
+        _text(value, f"{name}[{index}]")
     return tuple(values)
+
+
+def _text(value: object, name: str) -> str:
+    """``value``, a string that UTF-8 can write (no lone surrogate), or an
+    InputError naming ``name``."""
+    if not isinstance(value, str):
+        raise InputError(f"{name} is {type(value).__name__}, not a string")
+    at = lone_surrogate(value)
+    if at is not None:
+        raise InputError(f"{name} holds a lone surrogate (\\u{ord(value[at]):04x}) at "
+                         f"character {at + 1}: it is no Unicode text")
+    return value
+
+
+def _names(value: object, what: str, known: Sequence[str] | None = None) -> list[str]:
+    """A list of names (``metrics``, ``impls``), checked: not a bare string (whose
+    letters would be taken for names), each a string, each one of ``known``."""
+    if isinstance(value, str) or not isinstance(value, Sequence):
+        example = f"[{value!r}]" if isinstance(value, str) else "[...]"
+        raise ConventionError(f"{what} must be a list of names, such as {example}, not "
+                              f"{type(value).__name__} {value!r}")
+    for item in value:
+        if not isinstance(item, str):
+            raise ConventionError(f"{what}: {item!r} is not a name (a string)")
+        if known is not None and item not in known:
+            raise ConventionError(f"{what}: unknown {what.rstrip('s')} {item!r} (known: "
+                                  f"{', '.join(known)})")
+    return list(value)
+
+
+def _metrics(metrics: object) -> list[str] | None:
+    from metricdiff.profiles.metrics import METRICS
+
+    return None if metrics is None else _names(metrics, "metrics", METRICS)
+
+
+def _impls(impls: object, metrics: Sequence[str]) -> list[str] | None:
+    """``impls`` checked as the command line checks ``--impl``: each known, each
+    computing one of ``metrics`` (None: every available implementation)."""
+    from metricdiff.impls import check_named
+
+    if impls is None:
+        return None
+    names = _names(impls, "impls")
+    check_named(names, metrics)
+    return names
+
+
+def _workers(jobs: object, timeout: object) -> tuple[int, float]:
+    """``jobs`` and ``timeout`` checked as ``--jobs`` and ``--timeout`` are."""
+    try:
+        workers = limits.whole_number(jobs, 1, limits.MAX_JOBS)
+    except ValueError as error:
+        raise ConventionError(f"jobs {error}") from None
+    try:
+        seconds = limits.seconds(timeout)
+    except ValueError as error:
+        raise ConventionError(f"timeout {error}") from None
+    return workers, seconds
 
 
 def per_segment(
@@ -89,6 +149,9 @@ def per_segment(
         if not isinstance(seg, Sequence) or any(r is not None and not isinstance(r, str)
                                                 for r in seg):
             raise InputError(f"refs[{i}] must be a list of strings (None: a missing reference)")
+        for j, ref in enumerate(seg):
+            if ref is not None:
+                _text(ref, f"refs[{i}][{j}]")
         checked.append(tuple(seg))
     return hyps, tuple(checked)
 
@@ -137,12 +200,18 @@ def score(
     """
     from metricdiff import scoring
     from metricdiff.impls import get_adapter
+    from metricdiff.impls.settings import option_texts
     from metricdiff.profiles import profile_of
 
     hyps, segments = per_segment(hyps, refs, ref_streams)
+    if not isinstance(impl, str):
+        raise ConventionError(f"impl must be an implementation's name, such as 'sacrebleu' "
+                              f"(see implementations()), not {type(impl).__name__} {impl!r}")
+    [metric] = _names([metric], "metric", _metric_names())
+    overrides = option_texts(options)
     adapter = get_adapter(impl, metric)
     adapter.ensure_available()
-    chosen = adapter.options(metric, dict(options or {}))
+    chosen = adapter.options(metric, overrides)
     result = scoring.score(adapter, metric, hyps, segments, chosen).result_or_raise(
         f"{adapter.display_name} {metric}")
     known = not (adapter.declared.user_profile and not options)
@@ -152,6 +221,15 @@ def score(
 
 
 # ---------------------------------------------------------------- compare
+
+#: What ``report=`` may be: the ROUGE number compared.
+REPORTS = ("f", "recall", "precision")
+
+
+def _metric_names() -> tuple[str, ...]:
+    from metricdiff.profiles.metrics import METRICS
+
+    return METRICS
 
 
 def compare(
@@ -185,10 +263,18 @@ def compare(
     """
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
-    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
-    return compare_corpus(dict.fromkeys(chosen, corpus), impls, report, jobs, timeout)
+    requested = _metrics(metrics)
+    named = None if impls is None else _names(impls, "impls")
+    chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
+    named = _impls(named, chosen)
+    if report not in REPORTS:
+        raise ConventionError(f"report must be one of {', '.join(REPORTS)}, not {report!r}")
+    workers, seconds = _workers(jobs, timeout)
+    with load_timeout(seconds):
+        return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds)
 
 
 # ---------------------------------------------------------------- audit
@@ -247,19 +333,25 @@ def audit(
     from metricdiff.cases import Case
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.user.python import load_timeout
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
-    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
+    requested = _metrics(metrics)
+    named = None if impls is None else _names(impls, "impls")
+    chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
+    impls = _impls(named, chosen)
+    jobs, timeout = _workers(jobs, timeout)
     config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
     plan = {metric: user_cases(corpus, "input", metric) for metric in chosen}
     table = functools.partial(corpus_table, corpus=corpus, impls=impls, user_profile={},
                               workers=jobs, timeout=timeout)
     findings: list[Finding] = []
     tables = []
-    for done, made in audit_metrics(plan, config, table):
-        findings += done.findings
-        assert made is not None  # a table was asked for
-        tables.append(made)
+    with load_timeout(timeout):
+        for done, made in audit_metrics(plan, config, table):
+            findings += done.findings
+            assert made is not None  # a table was asked for
+            tables.append(made)
     return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
 
 

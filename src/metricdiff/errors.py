@@ -59,6 +59,22 @@ class LockError(MetricdiffError, ValueError):
     """A lock file that does not follow the format; the message names file and line."""
 
 
+class Unreadable(MetricdiffError, ValueError):
+    """A JSON or TOML text that parses to nothing metricdiff can hold (nested too
+    deep, a number too long, a key twice); the message says why, and its reader
+    adds the file and line (``input_files``)."""
+
+
+class RowError(MetricdiffError, ValueError):
+    """A row read back (a journal line, a results.jsonl row, a lock's result) that
+    is not what metricdiff writes; ``field`` names the result field at fault, if
+    one is, and the reader adds the file and line (``scoring.rows``)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class ConventionError(MetricdiffError, ValueError):
     """An axis or value that metricdiff does not know, or that does not parse."""
 
@@ -177,7 +193,9 @@ __all__ = [
     "NonConformance",
     "OutputError",
     "PeerNotInstalled",
+    "RowError",
     "TextResourceUnavailable",
     "TokenizerUnavailable",
+    "Unreadable",
     "UnsupportedOption",
 ]

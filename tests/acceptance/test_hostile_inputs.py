@@ -15,12 +15,10 @@ Grouped by what the input attacks:
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import re
 import shutil
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,7 +30,7 @@ from typing import Any
 import pytest
 
 import metricdiff.auditing.output as audit_output
-from helpers import TESTS
+from helpers import TESTS, file_size_limit, sleeping
 from metricdiff.cli import main
 from metricdiff.cli._user_impls import write_inferred
 from metricdiff.comparison.expectations import Outcome
@@ -173,22 +171,6 @@ def test_no_data_in_check_md_becomes_raw_html() -> None:
 # ------------------------------------------- output files: a write cut short
 
 
-@contextlib.contextmanager
-def file_size_limit(limit: int) -> Iterator[None]:
-    """Files this process writes cannot grow past ``limit`` bytes, as on a full
-    disk: a write beyond it fails with EFBIG (SIGXFSZ ignored) after writing what
-    fits."""
-    resource = pytest.importorskip("resource")
-    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
-    previous = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
-    try:
-        yield
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
-        signal.signal(signal.SIGXFSZ, previous)
-
-
 #: Smaller than every file the writers below make, larger than what they replace.
 LIMIT = 1024
 PREVIOUS = "the previous, complete file\n"
@@ -265,8 +247,8 @@ def corpus(tmp_path: Path) -> list[str]:
         ("--timeout", "0", "a number of seconds greater than 0"),
         ("--timeout", "-1", "a number of seconds greater than 0"),
         ("--timeout", "nan", "a number of seconds greater than 0"),
-        ("--jobs", "0", "a whole number, at least 1"),
-        ("--generate", "-5", "a whole number, at least 0"),
+        ("--jobs", "0", "a whole number, from 1 to 256"),
+        ("--generate", "-5", "a whole number, from 0 to 1000000"),
     ],
 )
 def test_a_senseless_audit_option_is_one_line(
@@ -490,17 +472,6 @@ def test_verify_reads_only_regular_files_of_bounded_size(
 
 
 # ---------------------------------------------------------- hanging commands
-
-
-def sleeping(seconds: str) -> list[int]:
-    """The process ids whose command line is ``sleep SECONDS``."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError):
-            if entry.name.isdigit() and (entry / "cmdline").read_bytes() == (
-                    f"sleep\0{seconds}\0".encode()):
-                found.append(int(entry.name))
-    return found
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="lists processes through /proc")

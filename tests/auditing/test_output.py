@@ -63,8 +63,9 @@ def test_results_removed_during_the_audit_is_a_one_line_error(
     real = audit_output.write_findings
     writes = []
 
-    def write_then_lose(folder: Path, audits: list[MetricAudit], kept: int = 0) -> list[Path]:
-        written = real(folder, audits, kept)
+    def write_then_lose(folder: Path, audits: list[MetricAudit], kept: int = 0,
+                        extra: dict[str, str] | None = None) -> list[Path]:
+        written = real(folder, audits, kept, extra)
         writes.append(len(audits))
         if len(writes) == 1:
             (folder / RESULTS_NAME).unlink()  # the user removes it meanwhile

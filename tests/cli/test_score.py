@@ -188,3 +188,32 @@ def test_rouge_score_builds_one_scorer_for_every_type(monkeypatch):
     requests = [(metric, adapter.options(metric)) for metric in ROUGE]
     adapter.score_many(requests, ["a b"], [["a c"]])
     assert built == [ROUGE]
+
+
+LARGE_COUNTS = """
+def bleu(hyps, refs, metric):
+    return {"score": 10.0, "precisions": [50.0, 40.0, 30.0, 20.0], "bp": 1.0,
+            "sys_len": 1234568, "ref_len": 1234567, "counts": [4, 3, 2, 1],
+            "totals": [8, 7, 6, 5]}
+
+def rouge(hyps, refs, metric):
+    return {"fmeasure": 0.5, "recall": 0.5, "precision": 0.5, "matches": 1234567,
+            "hyp_total": 2469134, "ref_total": 2469134.5}
+"""
+
+
+def test_counts_and_lengths_print_every_digit(tmp_path, capsys, monkeypatch):
+    """Issue 27, item 23: ``%g`` printed ref_len 1234567 as ``1.23457e+06``.  The
+    numbers are those the function returns; a length that is not whole (a mean
+    reference length) keeps ten significant digits."""
+    (tmp_path / "large.py").write_text(LARGE_COUNTS, encoding="utf-8")
+    (tmp_path / "h.txt").write_text("a b c\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, "score", "--impl", "python:large.py:bleu", "-o",
+                           "tokenize=none", "--hyp", "h.txt", "--ref", "h.txt")
+    assert status == 0, err
+    assert "hyp_len = 1234568 ref_len = 1234567)" in out.splitlines()[0], out
+    status, out, err = run(capsys, "score", "--impl", "python:large.py:rouge", "--metric",
+                           "rouge-1", "-o", "tokenize=none", "--hyp", "h.txt", "--ref", "h.txt")
+    assert status == 0, err
+    assert "(matches = 1234567 hyp_total = 2469134 ref_total = 2469134.5)" in out, out

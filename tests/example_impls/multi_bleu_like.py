@@ -21,6 +21,11 @@ def _ngrams(words: list[str], n: int) -> Counter[tuple[str, ...]]:
     return Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
 
 
+def _lines(text: str) -> list[str]:
+    lines = text.split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def main(argv: list[str]) -> int:
     lowercase = "-lc" in argv
     ref_files = [a for a in argv if a != "-lc"]
@@ -28,8 +33,10 @@ def main(argv: list[str]) -> int:
         print("usage: multi_bleu_like.py [-lc] REF... < HYP", file=sys.stderr)
         return 1
     fold = str.lower if lowercase else str
-    references = [Path(f).read_text(encoding="utf-8").splitlines() for f in ref_files]
-    hypotheses = sys.stdin.read().splitlines()
+    # Lines end at \n alone, as metricdiff writes them: str.splitlines would also
+    # split at U+2028, U+0085, \v, \f..., which a segment may hold.
+    references = [_lines(Path(f).read_text(encoding="utf-8")) for f in ref_files]
+    hypotheses = _lines(sys.stdin.buffer.read().decode("utf-8"))
     matches, totals = [0] * 4, [0] * 4
     hyp_len = ref_len = 0
     for index, hypothesis in enumerate(hypotheses):

@@ -311,10 +311,11 @@ def test_snapshot_refuses_bad_input_in_one_line(capsys, project):
 
 
 def test_repr_round_trips_every_float(tmp_path):
-    # The writer's floats must read back bit for bit (repr is the shortest exact form).
+    # The writer's floats must read back bit for bit (repr is the shortest exact form);
+    # every value finite, as the reader requires (a recorded inf verifies anything).
     entry = snapshot.Entry("c", "bleu", "reference",
-                           {"score": 0.1 + 0.2, "tiny": 5e-324, "big": 1.7976931348623157e308,
-                            "inf": math.inf, "counts": [1, 2.5]})
+                           {"score": 0.1 + 0.2, "precisions": [5e-324, 1.0],
+                            "ref_len": 1.7976931348623157e308, "counts": [1, 2.5]})
     lock = snapshot.Lock(snapshot.current_environment(), (),
                          {"reference": snapshot.ImplInfo("0", {"bleu": "bleu|impl:x"})},
                          (entry,))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from metricdiff.cases.case import Case, Sample
@@ -46,8 +46,13 @@ def user_cases(corpus: Case, source: str, metric: str) -> list[Case]:
     return [case.for_metric(metric) for case in line_cases(corpus, source)]
 
 
-def generated_cases(metric: str, count: int, seed: int) -> list[Case]:
-    """``count`` generated cases for ``metric``'s family, from ``seed``."""
-    from metricdiff.cases.generate import generate_cases
+def generated_cases(metric: str, count: int, seed: int,
+                    progress: Callable[[str], None] | None = None) -> list[Case]:
+    """``count`` generated cases for ``metric``'s family, from ``seed``;
+    ``progress`` is told how far the generating is, for a large ``count``."""
+    from metricdiff.cases.generate import PROGRESS_EVERY, generate_cases
 
-    return generate_cases(family(metric), count, seed)
+    if progress is None or count < PROGRESS_EVERY:
+        return generate_cases(family(metric), count, seed)
+    return generate_cases(family(metric), count, seed,
+                          lambda done: progress(f"{metric}: generated {done}/{count} cases"))

@@ -21,15 +21,23 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import os
+import shutil
 import time
-from collections.abc import Sequence
+import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from metricdiff import limits
+from metricdiff.atomic import check_target
 from metricdiff.cases.case import Sample
+from metricdiff.errors import InputError, MetricdiffWarning, OutputError
+from metricdiff.input_files import load_json, open_regular
 from metricdiff.profiles import profile_of
-from metricdiff.profiles.metrics import Result
+from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.scoring.jobs import CaseResult, Job
+from metricdiff.scoring.rows import outcome_from_row
 from metricdiff.statistics import BleuResult, RougeResult
 from metricdiff.wording import plural
 
@@ -81,45 +89,84 @@ def _row(key: Key, outcome: CaseResult) -> dict[str, Any]:
 
 
 def _parse(line: bytes) -> tuple[Key, CaseResult] | None:
+    """A journal line read back, checked as every row metricdiff reads back is
+    (``scoring.rows``: a NaN score, a string where a number belongs, an unknown
+    status, deep nesting or a huge number make it no outcome); None if it is not
+    one."""
     try:
-        row = json.loads(line.decode("utf-8"))
-        key: Key = (
-            str(row["metric"]), str(row["impl"]), str(row["label"]),
-            str(row["options"]), str(row["case"]),
-        )
-        raw = row["result"]
-        result = None if raw is None else result_from_json(raw)
-        return key, CaseResult(row["status"], result, str(row["error"]))
-    except (ValueError, KeyError, TypeError, AttributeError):
+        row = load_json(line.decode("utf-8"))
+        if not isinstance(row, dict):
+            return None
+        fields = [row.get(name) for name in ("metric", "impl", "label", "options", "case")]
+        texts = [field for field in fields if isinstance(field, str)]
+        if len(texts) != len(fields) or texts[0] not in METRICS:
+            return None
+        key: Key = (texts[0], texts[1], texts[2], texts[3], texts[4])
+        return key, outcome_from_row(row, family(texts[0]))
+    except (ValueError, UnicodeDecodeError):  # RowError, Unreadable, JSONDecodeError
         return None
 
 
-class Journal:
-    """The journal at ``path``: read back (``resume``) or started afresh."""
+def _say(message: str) -> None:
+    warnings.warn(message, MetricdiffWarning, stacklevel=3)
 
-    def __init__(self, path: Path, resume: bool = False) -> None:
+
+class Journal:
+    """The journal at ``path``: read back (``resume``) or started afresh.
+
+    Read back, a line that is not an outcome metricdiff writes is ignored (its
+    case is scored again), and ``warn`` says how many there were.  Written, a
+    write that fails (a full disk) is an ``OutputError``; a journal removed while
+    the audit runs (its folder deleted) is written again, whole, from the open
+    file, and ``warn`` says so: nothing scored is lost."""
+
+    def __init__(self, path: Path, resume: bool = False,
+                 warn: Callable[[str], None] = _say) -> None:
         self.path = path
+        self.warn = warn
         self.recorded: dict[Key, CaseResult] = {}
+        #: Lines read back that were not outcomes (``_parse``).
+        self.ignored = 0
         path.parent.mkdir(parents=True, exist_ok=True)
-        if resume and path.exists():
-            whole = self._read()
-            with path.open("r+b") as stream:  # drop an unfinished last line
-                stream.truncate(whole)
-            self._stream = path.open("ab")
-        else:
-            self._stream = path.open("wb")
+        check_target(path)  # a FIFO or a device named journal.jsonl is not opened
+        try:
+            if resume and path.exists():
+                whole = self._read()
+                self._stream = path.open("r+b")
+                self._stream.truncate(whole)  # drop an unfinished last line
+                self._stream.seek(0, os.SEEK_END)
+            else:
+                self._stream = path.open("w+b")
+        except OSError as error:
+            raise OutputError(f"{path}: cannot write the journal: "
+                              f"{error.strerror or error}") from None
+        if self.ignored:
+            warn(f"{path}: {plural(self.ignored, 'line')} not an outcome metricdiff writes "
+                 "(edited, or cut short): their cases are scored again")
 
     def _read(self) -> int:
-        """Load every whole, valid line; the length of the whole lines."""
-        data = self.path.read_bytes()
-        whole = data.rfind(b"\n") + 1
-        for line in data[:whole].split(b"\n"):
-            if not line.strip():
-                continue
-            parsed = _parse(line)
-            if parsed is not None:
-                self.recorded.setdefault(*parsed)
-        return whole
+        """Load every whole, valid line, one at a time; the length of the whole
+        lines (a line past ``limits.max_line_bytes()`` is skipped, not held)."""
+        limit = limits.max_line_bytes()
+        whole = 0
+        with open_regular(self.path, InputError, "journal") as (stream, _size):
+            while True:
+                line = stream.readline(limit + 1)
+                if not line.endswith(b"\n"):
+                    if len(line) <= limit:
+                        return whole  # the end, or an unfinished last line
+                    while line and not line.endswith(b"\n"):  # too long: skip it
+                        line = stream.readline(limit + 1)
+                    if not line:
+                        return whole
+                    self.ignored += 1
+                elif line.strip():
+                    parsed = _parse(line)
+                    if parsed is None:
+                        self.ignored += 1
+                    else:
+                        self.recorded.setdefault(*parsed)
+                whole = stream.tell()
 
     def get(self, key: Key) -> CaseResult | None:
         return self.recorded.get(key)
@@ -131,10 +178,30 @@ class Journal:
         if key in self.recorded:
             return
         line = json.dumps(_row(key, outcome), ensure_ascii=False) + "\n"
-        self._stream.write(line.encode("utf-8"))
-        self._stream.flush()
+        try:
+            if os.fstat(self._stream.fileno()).st_nlink == 0:
+                self._written_again()
+            self._stream.write(line.encode("utf-8"))
+            self._stream.flush()
+        except OSError as error:
+            raise OutputError(f"{self.path}: cannot write the journal: "
+                              f"{error.strerror or error}; the cases it holds are kept "
+                              "(--resume goes on from them once there is room)") from None
         if known:
             self.recorded[key] = outcome
+
+    def _written_again(self) -> None:
+        """The journal was removed (its folder deleted) while this run wrote it:
+        write it again, whole, from the file still open."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        again = self.path.open("w+b")
+        self._stream.flush()
+        self._stream.seek(0)
+        shutil.copyfileobj(self._stream, again)
+        self._stream.close()
+        self._stream = again
+        self.warn(f"{self.path} was removed while the audit ran; it is written again, "
+                  "with every case scored so far")
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

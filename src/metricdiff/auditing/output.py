@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import tomli_w
 
-from metricdiff.atomic import atomic_stream, write_atomic
+from metricdiff.atomic import atomic_group, write_atomic
 from metricdiff.auditing.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.errors import MetricdiffError, OutputError
@@ -31,8 +31,12 @@ def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
     return [finding.to_json() for audit in audits for finding in audit.findings]
 
 
-def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) -> list[Path]:
-    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``.
+def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0,
+                   extra: Mapping[str, str] | None = None) -> list[Path]:
+    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``, and
+    the ``extra`` files (name -> text: ``compare.json``, ``inferred.json``), all
+    written together (``atomic.atomic_group``): an interruption, even SIGTERM,
+    leaves the files of one run, never findings of one beside cases of another.
 
     ``kept``: how many of ``audits`` (the first ones) the ``results.jsonl``
     already in ``out_dir`` holds, as this function wrote them.  Their rows are
@@ -41,7 +45,6 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) 
     writing grow with the square of the metrics."""
     out_dir.mkdir(parents=True, exist_ok=True)
     findings = out_dir / FINDINGS_NAME
-    write_atomic(findings, json.dumps(findings_json(audits), indent=1, ensure_ascii=False) + "\n")
     results = out_dir / RESULTS_NAME
     if kept and not results.exists() and any(not a.scores.own for a in audits[:kept]):
         # Their per-case results were dropped once written (``without_results``).
@@ -51,16 +54,26 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) 
             "longer in memory to write it again; run the same audit again with --resume "
             "(its journal keeps every case scored)")
     kept = kept if results.exists() else 0
-    with atomic_stream(results) as stream:  # row by row: it can be long
+    about = out_dir / AUDIT_NAME
+    written = [findings, results, about]
+    with atomic_group() as open_new:
+        open_new(findings).write(_json(findings_json(audits)))
+        stream = open_new(results)  # row by row: it can be long
         if kept:
             with results.open("rb") as earlier:
                 shutil.copyfileobj(earlier, stream)
         for audit in audits[kept:]:
             for row in result_rows(audit):
                 stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
-    about = out_dir / AUDIT_NAME
-    write_atomic(about, json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n")
-    return [findings, results, about]
+        open_new(about).write(_json(audit_json(audits)))
+        for name, text in (extra or {}).items():
+            written.append(out_dir / name)
+            open_new(out_dir / name).write(text.encode("utf-8"))
+    return written
+
+
+def _json(value: Any) -> bytes:
+    return (json.dumps(value, indent=1, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 AUDIT_FORMAT = 1

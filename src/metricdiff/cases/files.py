@@ -9,61 +9,39 @@ the command line can print it as one line and exit with status 2.
 
 from __future__ import annotations
 
-import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO
 
 import attrs
 
 from metricdiff.cases.case import Case
 from metricdiff.errors import InputError, MetricdiffWarning
-
-#: The name of standard input as an input file.
-STDIN = "-"
-#: U+FEFF in UTF-8: the byte order mark some editors (Windows Notepad) put
-#: first in a file.  It is not text: left in, it would glue itself to the first
-#: token ("\ufeffthe" matches no "the").
-BYTE_ORDER_MARK = b"\xef\xbb\xbf"
+from metricdiff.input_files import BYTE_ORDER_MARK, STDIN, lines
 
 
 def iter_segments(name: str) -> Iterator[str]:
     """The lines of ``name`` (``-`` is standard input) decoded as UTF-8, one at
-    a time: the file is never held whole, so memory does not grow with it.
+    a time (``input_files.lines``: each line bounded, a stray carriage return
+    refused): the file is never held whole, so memory does not grow with it.
 
     The line break (``\\n`` or ``\\r\\n``) is removed, and a byte order mark
     that starts the file, with a ``MetricdiffWarning``; nothing else is, so leading and
     trailing spaces reach the tokenizer as they are in the file.
     """
-    try:
-        stream = sys.stdin.buffer if name == STDIN else open(name, "rb")  # noqa: SIM115
-    except OSError as error:
-        raise InputError(f"{name}:0: cannot read: {error.strerror or error}") from None
-    try:
-        for number, raw in enumerate(_lines(stream, name), start=1):
-            if number == 1 and raw.startswith(BYTE_ORDER_MARK):
-                raw = raw.removeprefix(BYTE_ORDER_MARK)
-                warnings.warn(f"{name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
-                              "starts with: it is not part of the text", MetricdiffWarning,
-                              stacklevel=2)
-            try:
-                yield raw.removesuffix(b"\n").removesuffix(b"\r").decode("utf-8")
-            except UnicodeDecodeError as error:
-                raise InputError(
-                    f"{name}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at column "
-                    f"{error.start + 1})"
-                ) from None
-    finally:
-        if stream is not sys.stdin.buffer:
-            stream.close()
-
-
-def _lines(stream: BinaryIO, name: str) -> Iterator[bytes]:
-    try:
-        yield from stream
-    except OSError as error:
-        raise InputError(f"{name}:0: cannot read: {error.strerror or error}") from None
+    for number, raw in lines(name):
+        if number == 1 and raw[:3] == BYTE_ORDER_MARK:
+            raw = raw[3:]
+            warnings.warn(f"{name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
+                          "starts with: it is not part of the text", MetricdiffWarning,
+                          stacklevel=2)
+        try:
+            yield str(raw, "utf-8")  # decoded from the bytes read, not from a copy
+        except UnicodeDecodeError as error:
+            raise InputError(
+                f"{name}:{number}: not UTF-8 (byte {raw[error.start]:#04x} at column "
+                f"{error.start + 1})"
+            ) from None
 
 
 def read_segments(name: str) -> list[str]:

@@ -9,8 +9,8 @@ case table becomes a ``Case`` (``case.py``) with its metric, options and
 
 from __future__ import annotations
 
+import math
 import re
-import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,7 @@ from typing import Any
 from metricdiff.cases import bundled
 from metricdiff.cases.case import Case, Expectation
 from metricdiff.errors import FixtureError
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from metricdiff.input_files import TOMLDecodeError, Unreadable, load_toml, read_file
 
 FORMAT_VERSION = 1
 VERDICT_CLASSES = ("must", "conv", "reject")
@@ -51,13 +47,33 @@ def _as_text_map(raw: Any, where: str) -> dict[str, str]:
     return {str(key): str(value) for key, value in raw.items()}
 
 
+def _texts(raw: Any, what: str, where: str) -> tuple[str, ...]:
+    """``raw`` as texts: a list of strings, or a FixtureError naming the first item
+    that is not one (``hyps = [1]`` is no text: it is not made one)."""
+    if not isinstance(raw, list):
+        raise FixtureError(f"{where}: {what} must be a list of strings, not "
+                           f"{type(raw).__name__}")
+    for index, item in enumerate(raw):
+        if not isinstance(item, str):
+            shown = what if what == "metric" else f"{what}[{index}]"
+            raise FixtureError(f"{where}: {shown} is {type(item).__name__} {item!r}, not a "
+                               'string (quote it: "...")')
+    return tuple(raw)
+
+
+def _tolerance(raw: Any, where: str) -> float:
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not 0 <= raw < math.inf:
+        raise FixtureError(f"{where}: tolerance must be a number of at least 0, not {raw!r}")
+    return float(raw)
+
+
 def _expectation(raw: Any, case_tolerance: float, case_source: str, where: str) -> Expectation:
     if not isinstance(raw, dict):
         raise FixtureError(f"{where}: each expect must be a table")
     body = dict(raw)
     when = _as_text_map(body.pop("when", {}), where)
     source = str(body.pop("source", case_source))
-    tolerance = float(body.pop("tolerance", case_tolerance))
+    tolerance = _tolerance(body.pop("tolerance", case_tolerance), where)
     error = body.pop("error", None)
     if not source:
         raise FixtureError(f"{where}: every expected value needs a source")
@@ -73,17 +89,19 @@ def _case(raw: Any, path: Path, id_lines: dict[str, int], line_offset: int) -> C
         raise FixtureError(
             f"{where}: case id {case_id!r} must be a slug starting with must_, conv_ or reject_"
         )
-    try:
-        hyps = tuple(str(h) for h in raw["hyps"])
-        refs = tuple(tuple(str(r) for r in refs) for refs in raw["refs"])
-        metric = str(raw["metric"])
-    except (KeyError, TypeError) as error:
-        raise FixtureError(f"{where}: case {case_id} lacks or misshapes {error}") from None
+    missing = [key for key in ("hyps", "refs", "metric") if key not in raw]
+    if missing:
+        raise FixtureError(f"{where}: case {case_id} lacks {missing[0]}")
+    hyps = _texts(raw["hyps"], "hyps", where)
+    if not isinstance(raw["refs"], list):
+        raise FixtureError(f"{where}: refs must be a list of lists of strings, one per hypothesis")
+    refs = tuple(_texts(seg, f"refs[{i}]", where) for i, seg in enumerate(raw["refs"]))
+    metric = _texts([raw["metric"]], "metric", where)[0]
     if len(hyps) != len(refs):
         raise FixtureError(
             f"{where}: case {case_id} has {len(hyps)} hypotheses but {len(refs)} reference lists"
         )
-    tolerance = float(raw.get("tolerance", 1e-9))
+    tolerance = _tolerance(raw.get("tolerance", 1e-9), where)
     source = str(raw.get("source", ""))
     expectations = tuple(
         _expectation(item, tolerance, source, where) for item in raw.get("expect", [])
@@ -107,11 +125,13 @@ def _case(raw: Any, path: Path, id_lines: dict[str, int], line_offset: int) -> C
 def parse_cases(text: str, path: Path, line_offset: int = 0) -> list[Case]:
     """The cases in one TOML document (a fixture file or a spec example block)."""
     try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        document = load_toml(text)
+    except TOMLDecodeError as error:
         match = re.search(r"line (\d+)", str(error))
         line = line_offset + int(match.group(1)) if match else line_offset + 1
         raise FixtureError(f"{path}:{line}: not valid TOML: {error}") from None
+    except Unreadable as error:
+        raise FixtureError(f"{path}:{line_offset + 1}: {error}") from None
     version = document.get("format", FORMAT_VERSION)
     if version != FORMAT_VERSION:
         raise FixtureError(f"{path}:1: fixture format {version!r} is not {FORMAT_VERSION}")
@@ -121,10 +141,7 @@ def parse_cases(text: str, path: Path, line_offset: int = 0) -> list[Case]:
 
 def load_file(path: Path) -> list[Case]:
     """The cases of one fixture file."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise FixtureError(f"{path}:1: cannot read fixture file: {error}") from None
+    text = read_file(path, FixtureError, "fixture")
     return parse_cases(text, bundled.shown(path))
 
 

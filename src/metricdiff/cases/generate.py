@@ -162,14 +162,26 @@ def generate_case(family: str, seed: int, index: int) -> Case:
                         description=_description(case, str(seed), index))
 
 
-def generate_cases(family: str, count: int, seed: int) -> list[Case]:
+#: ``progress`` is called after every this many cases generated.
+PROGRESS_EVERY = 10_000
+
+
+def generate_cases(family: str, count: int, seed: int,
+                   progress: Callable[[int], None] | None = None) -> list[Case]:
     """``count`` cases for ``family`` (``bleu`` or ``rouge``), the classes taken in
     turn (``classes_for(family)``); the same arguments give the same list in every
-    process, and a list is a prefix of every longer one with the same seed."""
+    process, and a list is a prefix of every longer one with the same seed.
+    ``progress(done)`` is called every ``PROGRESS_EVERY`` cases: a million take
+    about a minute."""
     _check_family(family)
     if count < 0:
         raise ValueError(f"count must not be negative, not {count}")
-    return [generate_case(family, seed, index) for index in range(count)]
+    cases = []
+    for index in range(count):
+        cases.append(generate_case(family, seed, index))
+        if progress is not None and (index + 1) % PROGRESS_EVERY == 0:
+            progress(index + 1)
+    return cases
 
 
 @cache

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from metricdiff.cases.case import Case
 from metricdiff.cases.files import CorpusStream, Segment, iter_segments
 from metricdiff.errors import InputError
+from metricdiff.input_files import Unreadable, load_json, lone_surrogate
 
 #: The keys read when ``--hyp-field`` and ``--ref-field`` are not given.
 DEFAULT_HYP_FIELD = "hyp"
@@ -61,12 +62,14 @@ def _record(line: str, where: str) -> dict[str, object]:
         raise InputError(f"{where}: empty line (JSONL holds one JSON object per line; "
                          "remove the line)")
     try:
-        record = json.loads(line)
+        record = load_json(line, unique_keys=True)
     except json.JSONDecodeError as error:
         raise InputError(
             f"{where}: not JSON ({error.msg} at column {error.colno}); each line must be "
             "one JSON object"
         ) from None
+    except Unreadable as error:
+        raise InputError(f"{where}: {error}") from None
     if not isinstance(record, dict):
         raise InputError(
             f"{where}: a JSON {_kind(record)}, not an object; each line must be one "
@@ -92,13 +95,13 @@ def _hypothesis(record: dict[str, object], field: str, where: str) -> str:
             f"{where}: field {field!r} is a JSON {_kind(value)}; the hypothesis must be a "
             "string"
         )
-    return value
+    return _text(value, f"field {field!r}", where)
 
 
 def _references(record: dict[str, object], field: str, where: str) -> tuple[str, ...]:
     value = _field(record, field, "--ref-field", where)
     if isinstance(value, str):
-        return (value,)
+        return (_text(value, f"field {field!r}", where),)
     if not isinstance(value, list):
         raise InputError(
             f"{where}: field {field!r} is a JSON {_kind(value)}; the references must be a "
@@ -113,7 +116,18 @@ def _references(record: dict[str, object], field: str, where: str) -> tuple[str,
                 f"{where}: field {field!r}, item {index}, is a JSON {_kind(item)}; every "
                 "reference must be a string"
             )
+        _text(item, f"field {field!r}, item {index},", where)
     return tuple(value)
+
+
+def _text(value: str, what: str, where: str) -> str:
+    """``value``, unless it holds a lone surrogate (``input_files.lone_surrogate``)."""
+    at = lone_surrogate(value)
+    if at is not None:
+        raise InputError(
+            f"{where}: {what} holds a lone surrogate (\\u{ord(value[at]):04x}) at character "
+            f"{at + 1}: no Unicode text has one (a \\uXXXX escape of half a UTF-16 pair?)")
+    return value
 
 
 def _kind(value: object) -> str:

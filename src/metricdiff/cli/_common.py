@@ -5,12 +5,12 @@ parsing, an ``--impl`` that must run, the input options (``--hyp``/``--ref`` or
 from __future__ import annotations
 
 import argparse
-import math
 import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from metricdiff import limits
 from metricdiff.cases import bundled
 from metricdiff.cases.case import Case
 from metricdiff.cases.files import CorpusStream, stream_corpus
@@ -29,6 +29,8 @@ EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1
 #: What a shell reports for a process ended by SIGINT (128 + 2), kept for Ctrl-C.
 EXIT_INTERRUPTED = 130
+#: ... and by SIGTERM (128 + 15), kept when metricdiff handles it.
+EXIT_TERMINATED = 143
 
 #: ``add_subparsers()``'s return value; argparse does not export its type.
 Commands = Any
@@ -42,34 +44,32 @@ class Parser(argparse.ArgumentParser):
 
 
 def seconds(text: str) -> float:
-    """An option's value as a number of seconds greater than 0; ``inf`` is no
-    limit.  Anything else (``0``, ``-1``, ``nan``, ``soon``) is a one-line usage
-    error naming the option."""
+    """An option's value as a number of seconds greater than 0 and at most
+    ``limits.MAX_SECONDS``; ``inf`` is no limit.  Anything else (``0``, ``-1``,
+    ``nan``, ``1e300``, ``soon``) is a one-line usage error naming the option."""
     try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    if not value > 0:  # also false for nan
-        raise argparse.ArgumentTypeError(
-            f"must be a number of seconds greater than 0 (inf: no limit), not {text!r}")
-    return value
+        return limits.seconds(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
-def whole_number(minimum: int) -> Callable[[str], int]:
-    """An argparse type: a whole number of at least ``minimum``, else a one-line
-    usage error naming the option."""
+def whole_number(minimum: int, maximum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` (to ``maximum``), else a
+    one-line usage error naming the option."""
 
     def parse(text: str) -> int:
         try:
-            value = int(text)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise argparse.ArgumentTypeError(
-                f"must be a whole number, at least {minimum}, not {text!r}")
-        return value
+            return limits.whole_number(text, minimum, maximum)
+        except ValueError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
 
     return parse
+
+
+def add_jobs(parser: argparse.ArgumentParser, default: int, help: str) -> None:
+    """``--jobs N``: worker processes, 1 to ``limits.MAX_JOBS``."""
+    parser.add_argument("--jobs", type=whole_number(1, limits.MAX_JOBS), default=default,
+                        metavar="N", help=help)
 
 
 def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
@@ -140,6 +140,15 @@ def add_input_options(parser: argparse.ArgumentParser, use: str = "") -> None:
     group.add_argument("--ref-field", metavar="KEY",
                        help=f"--jsonl's key of the references, a string or a list of "
                        f"strings (default: {DEFAULT_REF_FIELD})")
+    add_line_limit(group)
+
+
+def add_line_limit(parser: Any) -> None:
+    """``--max-line-bytes N``: the longest line an input file may have
+    (``limits.MAX_LINE_BYTES`` by default; ``cli.main`` applies it)."""
+    parser.add_argument("--max-line-bytes", type=whole_number(1), metavar="N",
+                        help="the longest line an input file may have, in bytes (default: "
+                        f"{limits.MAX_LINE_BYTES}, about 150,000 words; docs/inputs.md)")
 
 
 def input_given(args: argparse.Namespace) -> bool:
@@ -203,23 +212,13 @@ def fixtures_folder(given: str | None) -> Path:
     return root
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds above 0")
-    return value
-
-
 def add_timeout(parser: argparse.ArgumentParser) -> None:
     """``--timeout``: how long an implementation may take on one batch of cases
     before its worker process is stopped (scoring.DEFAULT_TIMEOUT by default)."""
-    parser.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="seconds an implementation may take on one batch of cases "
                         f"before it is stopped and its cases count as a timeout (default: "
-                        f"{DEFAULT_TIMEOUT:g})")
+                        f"{DEFAULT_TIMEOUT:g}; inf: no limit)")
 
 
 def isatty(stream: Any) -> bool:
@@ -232,11 +231,14 @@ def isatty(stream: Any) -> bool:
 __all__ = [
     "EXIT_IMPLEMENTATION_FAILED",
     "EXIT_INTERRUPTED",
+    "EXIT_TERMINATED",
     "EXIT_USAGE",
     "Commands",
     "Parser",
     "add_fixtures_option",
     "add_input_options",
+    "add_jobs",
+    "add_line_limit",
     "add_timeout",
     "available_adapter",
     "computes",

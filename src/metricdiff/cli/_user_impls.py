@@ -59,10 +59,15 @@ def check_impls(
     return canonical
 
 
+def inferred_text(inferred: Sequence[Inference]) -> str:
+    """The text of ``inferred.json``: every inferred profile, as ``Inference.to_json``."""
+    document = [inference.to_json() for inference in inferred]
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
 def write_inferred(folder: Path, inferred: Sequence[Inference]) -> Path:
-    """``inferred.json``: every inferred profile, as ``Inference.to_json``."""
+    """``inferred.json`` in ``folder`` (``inferred_text``)."""
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / INFERRED_NAME
-    document = [inference.to_json() for inference in inferred]
-    write_atomic(path, json.dumps(document, ensure_ascii=False, indent=1) + "\n")
+    write_atomic(path, inferred_text(inferred))
     return path

@@ -11,10 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from metricdiff import limits
+from metricdiff.atomic import folder_lock
 from metricdiff.cli._common import (
     Commands,
     add_fixtures_option,
     add_input_options,
+    add_jobs,
     fixtures_folder,
     input_given,
     input_name,
@@ -26,7 +29,7 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError
+from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.wording import could_not_score
@@ -110,6 +113,11 @@ def run(args: argparse.Namespace) -> int:
     if not chosen:
         raise AdapterUnavailable("no implementation can run: " + "; ".join(
             f"{metric}: {why}" for metric, why in nobody.items()))
+
+    def progress(message: str) -> None:
+        if args.format == "text":
+            print(message, file=sys.stderr)
+
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     plan = {}
@@ -119,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         if corpus is not None:
             cases += audit_inputs.user_cases(corpus, input_name(args), metric)
         if args.generate:
-            cases += audit_inputs.generated_cases(metric, args.generate, args.seed)
+            cases += audit_inputs.generated_cases(metric, args.generate, args.seed, progress)
         plan[metric] = cases
     for metric, why in nobody.items():
         print(f"{metric}: no implementation can run: {why}", file=sys.stderr)
@@ -128,12 +136,10 @@ def run(args: argparse.Namespace) -> int:
     out = output_folder(args.out) if args.out else None
     save_to = output_folder(args.save_fixtures, "--save-fixtures") if args.save_fixtures else None
 
-    def progress(message: str) -> None:
-        if args.format == "text":
-            print(message, file=sys.stderr)
-
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run
+    if out is not None:  # one run at a time writes into --out
+        stack.enter_context(folder_lock(out))
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
     journal: Journal | None = None
     audits: list[MetricAudit] = []
@@ -214,22 +220,27 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison],
            kept: int = 0) -> None:
-    """The audit folder's files as they stand after each metric (its reports are
-    written once, from the last of these: ``_write_reports``); ``kept``: how many
-    of ``audits`` an earlier call of this run wrote already."""
+    """The audit folder's files as they stand after each metric, written together
+    (``write_findings``; its reports are written once, from the last of these:
+    ``_write_reports``); ``kept``: how many of ``audits`` an earlier call of this
+    run wrote already."""
     from metricdiff.auditing import output as audit_output
-    from metricdiff.cli._user_impls import write_inferred
+    from metricdiff.cli._user_impls import INFERRED_NAME, inferred_text
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.reports.model import COMPARE_NAME
 
-    audit_output.write_findings(out, audits, kept)
+    extra = {}
     if compared:
-        text = json.dumps(Comparison(tuple(compared)).to_dict()["metrics"],
-                          ensure_ascii=False, indent=1)
-        (out / COMPARE_NAME).write_text(text + "\n", encoding="utf-8")
+        extra[COMPARE_NAME] = json.dumps(Comparison(tuple(compared)).to_dict()["metrics"],
+                                         ensure_ascii=False, indent=1) + "\n"
     inferred = [i for a in audits for i in a.inferred]
     if inferred:
-        write_inferred(out, inferred)
+        extra[INFERRED_NAME] = inferred_text(inferred)
+    try:
+        audit_output.write_findings(out, audits, kept, extra)
+    except OSError as error:  # a full disk: what was written before is kept whole
+        raise OutputError(f"{out}: cannot write the audit's files: "
+                          f"{error.strerror or error}") from None
 
 
 def _write_reports(out: Path) -> None:
@@ -299,10 +310,11 @@ def register(commands: Commands) -> None:
                         "ship with metricdiff; used unless --hyp, --jsonl or --generate is "
                         "given alone)")
     add_input_options(audit, ": each segment is a case, and the whole corpus one more")
-    audit.add_argument("--generate", type=whole_number(0), default=0, metavar="N",
-                       help="add N Hypothesis-generated cases per metric")
+    audit.add_argument("--generate", type=whole_number(0, limits.MAX_GENERATED), default=0,
+                       metavar="N", help="add N Hypothesis-generated cases per metric (at "
+                       f"most {limits.MAX_GENERATED:,})")
     audit.add_argument("--seed", type=int, default=0, help="seed of the generated cases")
-    audit.add_argument("--jobs", type=whole_number(1), default=1, help="worker processes")
+    add_jobs(audit, 1, "worker processes (default: 1)")
     audit.add_argument("--executor", choices=("local", "ray"), default="local",
                        help="where the scoring runs: 'local' worker processes, or 'ray': "
                        "a Ray cluster (--ray-address), the same results; needs "

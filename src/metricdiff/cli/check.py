@@ -14,6 +14,7 @@ from metricdiff.cli._common import (
     output_folder,
     plural,
 )
+from metricdiff.errors import OutputError
 from metricdiff.impls import AnyAdapter, adapter_for_family, adapter_names, families_of
 
 
@@ -46,7 +47,11 @@ def run(args: argparse.Namespace) -> int:
         )
         for a in adapters
     }
-    written = write_reports(out, outcomes, impls, signatures)
+    try:
+        written = write_reports(out, outcomes, impls, signatures)
+    except OSError as error:  # a full disk: the previous check.md and check.json stay
+        raise OutputError(f"--out {out}: cannot write check.md and check.json: "
+                          f"{error.strerror or error}") from None
     found = problem_lines(outcomes)
     for line in found:
         print(line)

@@ -9,17 +9,19 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from metricdiff.atomic import folder_lock, write_group
 from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
     add_input_options,
-    computes,
+    add_jobs,
     output_folder,
     plural,
     read_input,
+    seconds,
 )
-from metricdiff.impls import chosen_metrics
-from metricdiff.profiles import ConventionError
+from metricdiff.errors import OutputError
+from metricdiff.impls import check_named, chosen_metrics
 from metricdiff.profiles.metrics import METRICS
 
 #: What ``--out`` writes.
@@ -32,23 +34,12 @@ def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
     return {metric: corpus.for_metric(metric).sample for metric in metrics}
 
 
-def _check_impls(impls: Sequence[str], metrics: Sequence[str]) -> None:
-    """A named implementation that is unknown, or computes none of the metrics,
-    is an error before anything is scored."""
-    from metricdiff.impls import families_of
-
-    for name in impls:
-        families_of(name)  # an unknown name is an error, not a silent no-show
-        if not any(computes(name, metric) for metric in metrics):
-            raise ConventionError(f"{name} computes none of: {', '.join(metrics)}")
-
-
 def run(args: argparse.Namespace) -> int:
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.comparison.render import render
 
     metrics = chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
-    _check_impls(args.impl or [], metrics)
+    check_named(args.impl or [], metrics)
     corpus = read_input(args)
     out = output_folder(args.out) if args.out else None
     comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
@@ -60,8 +51,14 @@ def run(args: argparse.Namespace) -> int:
     }
     sys.stdout.write(texts[args.format])
     if out is not None:
-        for fmt, name in OUT_FILES.items():
-            Path(out, name).write_text(texts[fmt], encoding="utf-8")
+        # The three files of one run together, atomically: a full disk or a FIFO
+        # in the folder leaves the previous ones whole, never a mix of two runs.
+        try:
+            with folder_lock(out):
+                write_group({Path(out, name): texts[fmt] for fmt, name in OUT_FILES.items()})
+        except OSError as error:
+            raise OutputError(f"--out {out}: cannot write {', '.join(OUT_FILES.values())}: "
+                              f"{error.strerror or error}") from None
         print(f"compare: {plural(len(metrics), 'metric')}, {plural(len(corpus.hyps), 'segment')}; "
               f"wrote {', '.join(str(Path(out, name)) for name in OUT_FILES.values())}",
               file=sys.stderr)
@@ -83,8 +80,8 @@ def register(commands: Commands) -> None:
                          "(default: f)")
     compare.add_argument("--format", choices=("text", "md", "json"), default="text")
     compare.add_argument("--out", help="also write compare.json, compare.md and compare.txt here")
-    compare.add_argument("--jobs", type=int, default=2,
-                         help="worker processes for the implementations (default: 2)")
-    compare.add_argument("--timeout", type=float, default=120.0,
-                         help="seconds one implementation may take on one metric")
+    add_jobs(compare, 2, "worker processes for the implementations (default: 2)")
+    compare.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+                         help="seconds one implementation may take on one metric (default: "
+                         "120; inf: no limit)")
     compare.set_defaults(run=run)

@@ -52,20 +52,29 @@ def _format_partial(result: Result) -> str:
     return " ".join([headline, *shown, f"(not reported: {missing})"])
 
 
+def _count(value: float) -> str:
+    """A count or length as it is: ``1234567``, not ``%g``'s ``1.23457e+06``; one
+    that is not whole (a mean reference length, ROUGE-W's weighted matches) to
+    ten significant digits."""
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.10g}"
+
+
 def _format_text(result: Result) -> str:
     if result.unknown:
         return _format_partial(result)
     if not isinstance(result, BleuResult):
         return (
             f"R = {result.recall:.5f} P = {result.precision:.5f} F = {result.fmeasure:.5f} "
-            f"(matches = {result.matches:g} hyp_total = {result.hyp_total:g} "
-            f"ref_total = {result.ref_total:g})"
+            f"(matches = {_count(result.matches)} hyp_total = {_count(result.hyp_total)} "
+            f"ref_total = {_count(result.ref_total)})"
         )
     precisions = "/".join(f"{p:.1f}" for p in result.precisions)
     ratio = result.sys_len / result.ref_len if result.ref_len else 0.0
     return (
         f"BLEU = {result.score:.2f} {precisions} (BP = {result.bp:.3f} ratio = {ratio:.3f} "
-        f"hyp_len = {result.sys_len} ref_len = {result.ref_len:g})"
+        f"hyp_len = {_count(result.sys_len)} ref_len = {_count(result.ref_len)})"
     )
 
 

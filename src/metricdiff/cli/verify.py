@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from metricdiff.cli._common import Commands, add_timeout
+from metricdiff.cli._common import Commands, add_line_limit, add_timeout
 
 EXIT_DRIFT = 1
 
@@ -42,4 +42,5 @@ def register(commands: Commands) -> None:
     verify.add_argument("--allow-outside", action="store_true",
                         help="read inputs outside the lock's folder (absolute paths, ../)")
     add_timeout(verify)
+    add_line_limit(verify)
     verify.set_defaults(run=run)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from tabulate import tabulate
 
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison, signed
+from metricdiff.markdown_text import code, escape
 
 REFERENCE = "reference"
 HEADERS = ("implementation", "score", "Δ paper", "largest contribution")
@@ -60,14 +61,20 @@ def heading(found: MetricComparison) -> str:
 
 def body(found: MetricComparison, fmt: str) -> list[str]:
     """What is said of one metric under its heading: the table, the
-    implementations that could not score, and a sentence per pair."""
+    implementations that could not score, and a sentence per pair.  In Markdown
+    every name is a code span and every other text from the data escaped
+    (``markdown_text``): an implementation's name is any text a user wrote."""
+    if fmt == "md":
+        cells = [(code(impl), score, delta, escape(part))
+                 for impl, score, delta, part in rows(found)]
+        lines = [tabulate(cells, headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
+                          disable_numparse=True), ""]
+        lines += [f"- {code(e.impl, table=False)} could not score: {escape(e.error)}"
+                  for e in failures(found)]
+        lines += [f"- {escape(gap.sentence())}" for gap in found.gaps]
+        return lines
     table = tabulate(rows(found), headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
                      disable_numparse=True)
-    if fmt == "md":
-        lines = [table, ""]
-        lines += [f"- `{e.impl}` could not score: {e.error}" for e in failures(found)]
-        lines += [f"- {gap.sentence()}" for gap in found.gaps]
-        return lines
     lines = [table]
     lines += [f"{e.impl} could not score: {e.error}" for e in failures(found)]
     lines += [f"  {gap.sentence()}" for gap in found.gaps]

@@ -272,6 +272,15 @@ def chosen_metrics(
         )
     return chosen
 
+def check_named(names: Sequence[str], metrics: Sequence[str]) -> None:
+    """ConventionError for a named implementation that is unknown, or that
+    computes none of ``metrics``: a name given is never dropped in silence."""
+    for name in names:
+        families_of(name)  # an unknown name is an error, not a silent no-show
+        if not any(computes(name, metric) for metric in metrics):
+            raise ConventionError(f"{name} computes none of: {', '.join(metrics)}")
+
+
 def resolve(spec: str, metric: str) -> AnyAdapter:
     """The implementation ``--impl SPEC`` names, for ``metric``: its adapter,
     configured with the spec's settings and checked.  A one-line error
@@ -300,6 +309,7 @@ __all__ = [
     "adapter_for_family",
     "adapter_names",
     "builtin_classes",
+    "check_named",
     "chosen_metrics",
     "computes",
     "families_of",

@@ -105,4 +105,35 @@ def merged_settings(
     return merged
 
 
-__all__ = ["ImplSpec", "merged_settings", "parse_spec", "spec_text"]
+def option_texts(options: object, where: str = "options") -> dict[str, str]:
+    """``options`` given from Python (axis -> value) as ``-o`` takes them (axis ->
+    text): a text as it is, a number (not a bool) written as Python writes it,
+    a list or tuple of numbers comma-separated (``weights=(0.5, 0.5)``).
+    ConventionError, naming ``where``, for anything else (``options=5``, a
+    value of None)."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise ConventionError(f"{where} must be a mapping of axis to value, such as "
+                              f"{{'tokenize': 'intl'}}, not {type(options).__name__}")
+    texts = {}
+    for axis, value in options.items():
+        if not isinstance(axis, str):
+            raise ConventionError(f"{where}: an axis is named by a string, not {axis!r}")
+        texts[axis] = _value_text(value, f"{where}[{axis!r}]")
+    return texts
+
+
+def _value_text(value: object, where: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(item, (int, float)) and not isinstance(item, bool) for item in value):
+        return ",".join(str(item) for item in value)
+    raise ConventionError(f"{where} must be a string or a number (as -o takes it), not "
+                          f"{type(value).__name__} {value!r}")
+
+
+__all__ = ["ImplSpec", "merged_settings", "option_texts", "parse_spec", "spec_text"]

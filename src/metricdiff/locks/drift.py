@@ -13,7 +13,7 @@ import attrs
 
 from metricdiff.locks.lockfile import Entry, Lock
 from metricdiff.locks.reading import is_number
-from metricdiff.wording import plural
+from metricdiff.wording import plural, printable
 
 
 @attrs.frozen
@@ -184,7 +184,12 @@ class Verification:
     def lines(self) -> list[str]:
         """The report: a summary, one line per drift, failure or missing
         implementation, then what changed in the environment and the inputs since
-        the lock was written."""
+        the lock was written.  A lock's names and values are anyone's text: each
+        line is printable (``wording.printable``), a terminal escape shown, not
+        sent to the terminal."""
+        return [printable(line) for line in self._lines()]
+
+    def _lines(self) -> list[str]:
         lines = [self.summary()]
         lines += [drift.line() for drift in self.drifts]
         lines += [failure.line() for failure in self.failures]

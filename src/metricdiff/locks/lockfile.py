@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
-import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -37,13 +36,9 @@ import attrs
 import tomli_w
 
 from metricdiff._version import __version__
-from metricdiff.atomic import write_atomic
+from metricdiff.atomic import check_target, write_atomic
 from metricdiff.errors import InputError, OutputError
-
-if sys.version_info >= (3, 11):
-    pass
-else:  # pragma: no cover - exercised on Python 3.10 only
-    pass
+from metricdiff.input_files import open_regular
 
 LOCK_FORMAT = 1
 #: The largest tolerances a lock may state: a whole BLEU scale (0-100), a whole
@@ -72,10 +67,17 @@ class InputFile:
 
 
 def sha256_of(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as error:
-        raise InputError(f"{path}:0: cannot read: {error.strerror or error}") from None
+    """The sha256 of the bytes of ``path``, a regular file (a lock records files
+    that verify can read again: not standard input, a FIFO or a device), read in
+    blocks."""
+    digest = hashlib.sha256()
+    with open_regular(path, InputError, "lock's input") as (stream, _size):
+        try:
+            for block in iter(lambda: stream.read(2**20), b""):
+                digest.update(block)
+        except OSError as error:
+            raise InputError(f"{path}:0: cannot read: {error.strerror or error}") from None
+    return digest.hexdigest()
 
 
 def input_file(role: str, path: Path, lock_dir: Path,
@@ -210,6 +212,7 @@ def check_writable(path: Path) -> None:
     if not folder.is_dir():
         why = "is not a folder" if folder.exists() else "does not exist"
         raise OutputError(f"{path}:0: cannot write the lock there: {folder} {why}")
+    check_target(path)  # a FIFO or a device is not replaced
     try:
         with tempfile.TemporaryFile(dir=folder):
             pass

@@ -72,7 +72,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     "snapshot`) as a test item; repeatable")
     parser.addini(INI, type="linelist", default=[],
                   help="lock files to verify on every run, relative to the rootdir")
-    group.addoption(TIMEOUT_OPTION, type=float, default=None, metavar="SECONDS",
+    group.addoption(TIMEOUT_OPTION, default=None, metavar="SECONDS",
                     help="seconds an implementation may take on one batch of cases before "
                     "it is stopped (default: the metricdiff_timeout ini option, else metricdiff's, "
                     "scoring.DEFAULT_TIMEOUT)")
@@ -97,19 +97,36 @@ def trust_of(config: pytest.Config) -> Trust:
 
 def scoring_timeout(config: pytest.Config) -> float:
     """The per-call timeout of every implementation the plugin runs: the command
-    line's, else the ini file's, else metricdiff's default."""
-    from metricdiff.scoring import DEFAULT_TIMEOUT
-
-    given = config.getoption(TIMEOUT_OPTION)
+    line's, else the ini file's, else metricdiff's default; checked as
+    ``metricdiff --timeout`` checks it (``limits.seconds``), a bad value being
+    a usage error of the session (``pytest_configure``)."""
+    given = _given_timeout(config)
     if given is None:
-        text = str(config.getini(TIMEOUT_INI) or "").strip()
-        try:
-            given = float(text) if text else DEFAULT_TIMEOUT
-        except ValueError:
-            raise pytest.UsageError(f"{TIMEOUT_INI} = {text!r}: not a number of seconds") from None
-    if not given > 0:
-        raise pytest.UsageError(f"metricdiff timeout {given:g}: must be above 0 seconds")
-    return float(given)
+        from metricdiff.scoring import DEFAULT_TIMEOUT
+
+        return DEFAULT_TIMEOUT
+    return given
+
+
+def _given_timeout(config: pytest.Config) -> float | None:
+    """The timeout the command line or the ini file gives, checked; None if neither."""
+    from metricdiff import limits
+
+    given, where = config.getoption(TIMEOUT_OPTION), TIMEOUT_OPTION
+    if given is None:
+        given = str(config.getini(TIMEOUT_INI) or "").strip() or None
+        where = f"the {TIMEOUT_INI} ini option"
+    if given is None:
+        return None
+    try:
+        return limits.seconds(given)
+    except ValueError as error:
+        raise pytest.UsageError(f"{where} {error}") from None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A timeout that makes no sense stops the session at once, in one line."""
+    _given_timeout(config)
 
 
 def lock_paths(config: pytest.Config) -> list[Path]:
@@ -197,13 +214,6 @@ def _verify_lines(path: Path, config: pytest.Config) -> list[str]:
     except MetricdiffError as error:
         return [f"metricdiff: error: {error}"]
     return [] if verification.ok else verification.lines()
-
-
-def _as_text(value: Any) -> str:
-    """An option value as ``-o`` takes it: ``max_order=2``, ``weights=(0.5, 0.5)``."""
-    if isinstance(value, (list, tuple)):
-        return ",".join(str(item) for item in value)
-    return str(value)
 
 
 class Metricdiff:
@@ -303,10 +313,11 @@ class Metricdiff:
         self, impl: str, metric: str, options: Mapping[str, Any]
     ) -> tuple[AnyAdapter, Any]:
         from metricdiff.impls import get_adapter
+        from metricdiff.impls.settings import option_texts
 
         adapter = get_adapter(impl, metric)
         adapter.ensure_available()
-        chosen = adapter.options(metric, {k: _as_text(v) for k, v in options.items()})
+        chosen = adapter.options(metric, option_texts(options))
         return adapter, chosen
 
 

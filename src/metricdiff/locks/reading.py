@@ -4,12 +4,12 @@ thing that does not fit the format is a ``LockError`` naming the file and line."
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from metricdiff.errors import LockError
+from metricdiff.input_files import TOMLDecodeError, Unreadable, load_toml, read_file
 from metricdiff.locks.lockfile import (
     COUNT_KEY,
     DIGEST_KEY,
@@ -23,12 +23,8 @@ from metricdiff.locks.lockfile import (
     Lock,
     keys_digest,
 )
-from metricdiff.profiles.metrics import METRICS
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
+from metricdiff.profiles.metrics import METRICS, family
+from metricdiff.scoring.rows import RowError, result_from_row
 
 
 class _Reader:
@@ -192,10 +188,14 @@ class _Reader:
         table_line = self.key_line(line, "[score.result]")
         if not isinstance(result, dict):
             raise self.fail(table_line, "result must be a [score.result] table")
-        for key, value in result.items():
-            if not _is_value(value):
-                raise self.fail(self.key_line(table_line, key),
-                                f"result field {key} must be a number or an array of numbers")
+        try:  # the one check of every recorded row (scoring.rows): inf verifies nothing
+            result_from_row(result, family(metric))
+        except RowError as problem:
+            field = problem.field
+            where = table_line if field is None else self.key_line(table_line, field)
+            named = field is not None and str(problem).startswith(field)
+            raise self.fail(where, f"result field {problem}" if named
+                            else f"[score.result]: {problem}") from None
         return Entry(case, metric, impl, dict(result), None, "", abs_tol, rel_tol)
 
 
@@ -203,27 +203,21 @@ def is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _is_value(value: Any) -> bool:
-    """A number or a (nested) array of numbers: what a result field may hold."""
-    if isinstance(value, list):
-        return all(_is_value(item) for item in value)
-    return is_number(value)
-
-
 def loads(text: str, path: Path) -> Lock:
     """The lock in ``text`` (read from ``path``, which error messages name)."""
     try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        document = load_toml(text)
+    except TOMLDecodeError as error:
         match = re.search(r"line (\d+)", str(error))
         line = int(match.group(1)) if match else 1
         raise LockError(f"{path}:{line}: not valid TOML: {error}") from None
+    except Unreadable as error:
+        raise LockError(f"{path}:1: {error}") from None
     return _Reader(path, text).lock(document)
 
 
 def read(path: Path) -> Lock:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise LockError(f"{path}:0: cannot read the lock: {error}") from None
-    return loads(text, path)
+    """The lock at ``path``: a regular file of at most ``limits.MAX_FILE_BYTES``
+    (``input_files.read_file``: a FIFO or a symlink to a device is refused, not
+    read), a UTF-8 byte order mark dropped."""
+    return loads(read_file(path, LockError, "lock"), path)

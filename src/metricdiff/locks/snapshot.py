@@ -22,6 +22,7 @@ from metricdiff.cases.files import line_cases, read_corpus
 from metricdiff.cases.fixtures import load_all, load_file
 from metricdiff.errors import ConventionError, InputError, LockError, UnsupportedOption
 from metricdiff.impls import AnyAdapter
+from metricdiff.impls.user.python import load_timeout
 from metricdiff.locks.drift import (
     Drift,
     Failure,
@@ -276,9 +277,15 @@ def verify(
     trust: Trust = SAFE,
 ) -> Verification:
     """Recompute every score ``path`` records, from the same inputs, with the
-    implementations installed now (isolated as ``score`` isolates them), and
-    compare; what runs and what is read is bounded by ``trust`` (locks/trust.py),
-    checked before anything is."""
+    implementations installed now (isolated as ``score`` isolates them, a
+    ``python:`` module's loading bounded by ``timeout`` too), and compare; what
+    runs and what is read is bounded by ``trust`` (locks/trust.py), checked
+    before anything is."""
+    with load_timeout(timeout):
+        return _verify(path, lookup, timeout, trust)
+
+
+def _verify(path: Path, lookup: AdapterLookup, timeout: float, trust: Trust) -> Verification:
     old = read(path)
     check_implementations(old.impls, trust, path)
     for item in old.inputs:

@@ -19,8 +19,10 @@ from pathlib import Path
 
 import attrs
 
-from metricdiff.errors import InputError, LockError
+from metricdiff.errors import ConventionError, InputError, LockError
+from metricdiff.impls.settings import parse_spec
 from metricdiff.impls.user.spec import is_user_spec
+from metricdiff.input_files import read_file
 
 #: The largest input file verify reads: far above any test set (WMT's largest
 #: are a few MB), far below what would exhaust memory.
@@ -45,14 +47,31 @@ SAFE = Trust()
 
 def _line_of(lock: Path, needle: str) -> int:
     """The first line of the lock holding ``needle`` (0 if none does)."""
-    lines = lock.read_text(encoding="utf-8").splitlines()
+    lines = read_file(lock, LockError, "lock").splitlines()
     return next((n for n, line in enumerate(lines, 1) if needle in line), 0)
 
 
+def _resolved(name: str) -> str:
+    """``name`` as the registry will resolve it (``impls.settings.parse_spec``:
+    spaces around it dropped, settings aside): what decides whether it is code."""
+    try:
+        return parse_spec(name).text
+    except ConventionError:  # it will not resolve; judge it by its words alone
+        return name.strip()
+
+
+def runs_code(name: str) -> bool:
+    """Whether the implementation ``name`` names, resolved, is a ``python:`` or
+    ``cmd:`` one: code of the lock's own (`` cmd:...`` with a space first too)."""
+    return is_user_spec(_resolved(name))
+
+
 def check_implementations(names: Iterable[str], trust: Trust, lock: Path) -> None:
-    """Raise LockError for the first code of the lock's own that may not run."""
+    """Raise LockError for the first code of the lock's own that may not run: each
+    name checked as the registry will resolve it, never as written."""
+    named = {_resolved(given) for given in trust.named}
     for name in names:
-        if is_user_spec(name) and not trust.lock_code and name not in trust.named:
+        if runs_code(name) and not trust.lock_code and _resolved(name) not in named:
             raise LockError(
                 f"{lock}:{_line_of(lock, name)}: the lock names {name!r}, code that verify "
                 f"runs only when told: add --impl {name!r} if you wrote it, or --trust-lock "
@@ -62,6 +81,9 @@ def check_implementations(names: Iterable[str], trust: Trust, lock: Path) -> Non
 def readable_input(recorded: str, lock: Path, trust: Trust) -> Path:
     """The input ``recorded`` (as the lock writes it) as a path verify may read;
     LockError or InputError, naming the file, if it may not."""
+    if "\0" in recorded:
+        raise LockError(f"{lock}:{_line_of(lock, 'path')}: input path {recorded!r} holds a "
+                        "NUL byte: no file has such a name")
     path = lock.parent / recorded
     folder = lock.parent.resolve()
     if not path.resolve().is_relative_to(folder) and not trust.outside:
@@ -81,4 +103,5 @@ def readable_input(recorded: str, lock: Path, trust: Trust) -> Path:
     return path
 
 
-__all__ = ["MAX_INPUT_BYTES", "SAFE", "Trust", "check_implementations", "readable_input"]
+__all__ = ["MAX_INPUT_BYTES", "SAFE", "Trust", "check_implementations", "readable_input",
+           "runs_code"]

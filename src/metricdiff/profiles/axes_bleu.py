@@ -8,19 +8,27 @@ from metricdiff.errors import ConventionError
 from metricdiff.profiles.axis import (
     Axis,
     choice,
-    parse_int,
     parse_positive_number,
+    whole_numbers_up_to,
 )
+
+#: The largest n-gram order: BLEU's cost grows with its square (every n-gram of
+#: every order is counted), and 20 is five times the paper's N = 4.
+MOST_ORDER = 20
+#: The largest smoothing constant: the methods' own are 0.1 to 5.
+MOST_SMOOTH_VALUE = 1000.0
 
 
 def _parse_optional_float(text: str) -> float | None:
-    """A positive number, or ``default`` (None: the method's own constant)."""
+    """A positive number of at most ``MOST_SMOOTH_VALUE``, or ``default`` (None:
+    the method's own constant)."""
     if text in ("", "default"):
         return None
     try:
-        return parse_positive_number(text)
+        return parse_positive_number(text, MOST_SMOOTH_VALUE)
     except ConventionError:
-        raise ConventionError(f"expected a positive number or 'default', got {text!r}") from None
+        raise ConventionError(f"expected a positive number of at most "
+                              f"{MOST_SMOOTH_VALUE:g}, or 'default', got {text!r}") from None
 
 
 def _parse_weights(text: str) -> tuple[float, ...] | None:
@@ -39,7 +47,8 @@ def _parse_weights(text: str) -> tuple[float, ...] | None:
 
 
 MAX_ORDER = Axis("max_order", "order", "Longest n-gram counted (BLEU's N).", 4,
-                 parser=parse_int, accepts="a whole number >= 1")
+                 parser=whole_numbers_up_to(MOST_ORDER),
+                 accepts=f"a whole number from 1 to {MOST_ORDER}")
 
 WEIGHTS = Axis(
     "weights",
@@ -124,7 +133,7 @@ SMOOTH_VALUE = Axis(
     "cc6's alpha); 'default' takes the method's own.",
     None,
     parser=_parse_optional_float,
-    accepts="a positive number, or 'default'",
+    accepts=f"a positive number of at most {MOST_SMOOTH_VALUE:g}, or 'default'",
 )
 
 SMOOTH_ORDERS = choice(

@@ -9,9 +9,22 @@ from metricdiff.profiles.axis import (
     Axis,
     choice,
     parse_int,
-    parse_positive_number,
     parse_whole_number,
+    positive_numbers_up_to,
+    whole_numbers_up_to,
 )
+
+#: ROUGE-W's largest weight: f(k) = k^weight must stay a float for every run
+#: length k of a segment (150,000 words at the longest line: 150000^20 is 3e103).
+MOST_WEIGHT = 20.0
+#: The largest beta of F: (1 + beta^2) stays a float far beyond; recall alone is
+#: alpha=1.
+MOST_BETA = 1e6
+#: The most bootstrap resamples: each one draws every segment, and 100,000 are
+#: a hundred times rouge-score's 1,000.
+MOST_BOOTSTRAP_SAMPLES = 100_000
+#: A bootstrap seed is numpy's: a 32-bit number.
+MOST_SEED = 2**32 - 1
 
 
 def _parse_int_allowing_unlimited(text: str) -> int:
@@ -24,6 +37,11 @@ def _parse_count(text: str) -> int:
     return parse_whole_number(text, 0)
 
 
+def _parse_seed(text: str) -> int:
+    """A whole number from 0 to ``MOST_SEED``."""
+    return parse_whole_number(text, 0, most=MOST_SEED)
+
+
 def _parse_f_measure(text: str) -> str:
     """``alpha=A`` (0 <= A <= 1, ROUGE-1.5.5's weighting) or ``beta=B`` (B > 0)."""
     name, _, number = text.partition("=")
@@ -33,9 +51,10 @@ def _parse_f_measure(text: str) -> str:
         value = math.nan
     if name == "alpha" and 0.0 <= value <= 1.0:
         return f"alpha={value:g}"
-    if name == "beta" and math.isfinite(value) and value > 0:
+    if name == "beta" and 0 < value <= MOST_BETA:
         return f"beta={value:g}"
-    raise ConventionError(f"expected alpha=A with 0 <= A <= 1 or beta=B with B > 0, got {text!r}")
+    raise ConventionError(f"expected alpha=A with 0 <= A <= 1 or beta=B with 0 < B <= "
+                          f"{MOST_BETA:,.0f}, got {text!r}")
 
 
 def _parse_truncate(text: str) -> str:
@@ -43,8 +62,8 @@ def _parse_truncate(text: str) -> str:
     if text == "none":
         return text
     unit, _, number = text.partition(":")
-    if unit in ("words", "bytes", "line-chars") and number.isdigit():
-        return f"{unit}:{int(number)}"
+    if unit in ("words", "bytes", "line-chars") and number.isascii() and number.isdigit():
+        return f"{unit}:{parse_whole_number(number, 0)}"
     raise ConventionError(f"expected none, words:N, bytes:N or line-chars:N, got {text!r}")
 
 
@@ -67,7 +86,8 @@ ROUGE_N = Axis("n", "n", "The n of ROUGE-N (set by the metric name, rouge-1 ... 
                parser=parse_int, accepts="a whole number >= 1")
 
 WEIGHT = Axis("weight", "wlcsw", "ROUGE-W's weighting exponent: f(k) = k^weight.", 1.2,
-              parser=parse_positive_number, accepts="a positive number")
+              parser=positive_numbers_up_to(MOST_WEIGHT),
+              accepts=f"a positive number of at most {MOST_WEIGHT:g}")
 
 SKIP = Axis(
     "skip",
@@ -154,7 +174,7 @@ F_MEASURE = Axis(
     "(1+B^2)PR/(R + B^2 P).",
     "alpha=0.5",
     parser=_parse_f_measure,
-    accepts="alpha=A with 0 <= A <= 1, or beta=B with B > 0",
+    accepts=f"alpha=A with 0 <= A <= 1, or beta=B with 0 < B <= {MOST_BETA:,.0f}",
 )
 
 REPORT = choice(
@@ -228,8 +248,9 @@ TRUNCATE_SIDE = choice(
 )
 
 BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap corpus averages.", 0,
-                      parser=_parse_count, accepts="a whole number >= 0")
+                      parser=_parse_seed, accepts=f"a whole number from 0 to {MOST_SEED}")
 
 BOOTSTRAP_SAMPLES = Axis("bootstrap_samples", "samples",
-                         "Resamples of bootstrap corpus averages.", 1000, parser=parse_int,
-                         accepts="a whole number >= 1")
+                         "Resamples of bootstrap corpus averages.", 1000,
+                         parser=whole_numbers_up_to(MOST_BOOTSTRAP_SAMPLES),
+                         accepts=f"a whole number from 1 to {MOST_BOOTSTRAP_SAMPLES}")

@@ -20,15 +20,16 @@ from metricdiff.errors import ConventionError
 Value = Union[str, int, float, "tuple[float, ...]", None]
 
 
-def parse_whole_number(text: str, least: int, bound: str = "") -> int:
-    """``text`` as a whole number of at least ``least``; ``bound`` says so in the
-    error (default ``>= least``)."""
-    expected = f"expected a whole number {bound or f'>= {least}'}, got {text!r}"
-    try:
+def parse_whole_number(text: str, least: int, bound: str = "", most: int | None = None) -> int:
+    """``text`` as a whole number from ``least`` (to ``most``); ``bound`` says so in
+    the error (default ``>= least``, or ``from least to most``)."""
+    default = f">= {least}" if most is None else f"from {least} to {most}"
+    expected = f"expected a whole number {bound or default}, got {text!r}"
+    try:  # a number of more than 4300 digits, or "²", is no number either
         number = int(text)
     except ValueError:
         raise ConventionError(expected) from None
-    if number < least:
+    if number < least or (most is not None and number > most):
         raise ConventionError(expected)
     return number
 
@@ -38,15 +39,36 @@ def parse_int(text: str) -> int:
     return parse_whole_number(text, 1, "of at least 1")
 
 
-def parse_positive_number(text: str) -> float:
-    """A finite number above 0."""
+def whole_numbers_up_to(most: int) -> Callable[[str], int]:
+    """A parser of whole numbers from 1 to ``most``: a setting whose cost grows
+    with it (an n-gram order, a count of resamples) bounded, generously, so that
+    no value hangs a run."""
+    def parse(text: str) -> int:
+        return parse_whole_number(text, 1, most=most)
+
+    return parse
+
+
+def parse_positive_number(text: str, most: float = math.inf) -> float:
+    """A finite number above 0 (and at most ``most``)."""
     try:
         number = float(text)
     except ValueError:
         number = math.nan
     if not math.isfinite(number) or number <= 0:
         raise ConventionError(f"expected a positive number, got {text!r}")
+    if number > most:
+        raise ConventionError(f"expected a positive number of at most {most:g}, got {text!r}")
     return number
+
+
+def positive_numbers_up_to(most: float) -> Callable[[str], float]:
+    """A parser of numbers above 0 and at most ``most``: a constant that would
+    overflow a float beyond it (``weight=1e308`` makes k^weight infinite)."""
+    def parse(text: str) -> float:
+        return parse_positive_number(text, most)
+
+    return parse
 
 
 def _format(value: Value, none_text: str) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from metricdiff.atomic import write_atomic
+from metricdiff.atomic import write_group
 from metricdiff.errors import OutputError
 from metricdiff.reports import html_report, json_report, markdown, packages
 from metricdiff.reports.content import build
@@ -42,14 +42,11 @@ def write_reports(folder: Path, out: Path | None = None,
     """Write the reports of the audit in ``folder`` into ``out`` (default: the same
     folder); return their paths."""
     target = out or folder
-    contents = render_reports(folder, timestamp)
-    written = []
-    for name, text in contents.items():
-        path = target / name
-        try:
-            target.mkdir(parents=True, exist_ok=True)
-            write_atomic(path, text)
-        except OSError as error:
-            raise OutputError(f"{path}:0: cannot write: {error.strerror or error}") from None
-        written.append(path)
-    return written
+    contents = {target / name: text for name, text in render_reports(folder, timestamp).items()}
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        write_group(contents)  # together: the reports of one state of the folder
+    except OSError as error:
+        raise OutputError(f"{target}: cannot write the reports: "
+                          f"{error.strerror or error}") from None
+    return list(contents)

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from metricdiff.atomic import write_atomic
+from metricdiff.atomic import write_group
 from metricdiff.comparison.expectations import Outcome
-from metricdiff.reports.markdown import code, escape, table
+from metricdiff.markdown_text import code, escape
+from metricdiff.reports.markdown import table
 
 
 def _cell(outcome: Outcome) -> str:
@@ -122,14 +123,15 @@ def write_reports(
     impls: Sequence[str],
     signatures: dict[str, str],
 ) -> list[Path]:
-    """Write ``check.md`` and ``check.json`` into ``out_dir``; return their paths."""
+    """Write ``check.md`` and ``check.json`` into ``out_dir``, together
+    (``atomic.write_group``); return their paths."""
     out_dir.mkdir(parents=True, exist_ok=True)
     markdown = out_dir / "check.md"
-    write_atomic(markdown, render_markdown(outcomes, impls, signatures))
     data = {
         "implementations": signatures,
         "outcomes": [o.to_json() for o in outcomes],
     }
     as_json = out_dir / "check.json"
-    write_atomic(as_json, json.dumps(data, indent=1, ensure_ascii=False) + "\n")
+    write_group({markdown: render_markdown(outcomes, impls, signatures),
+                 as_json: json.dumps(data, indent=1, ensure_ascii=False) + "\n"})
     return [markdown, as_json]

@@ -24,10 +24,12 @@ from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.impls.base import Tolerance
+from metricdiff.input_files import Unreadable, load_json, read_file
 from metricdiff.json_values import listed as _list
 from metricdiff.json_values import number as _number
 from metricdiff.json_values import text as _text
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.scoring.rows import outcome_from_row
 from metricdiff.statistics import BleuResult, RougeResult
 
 #: What ``audit.json`` holds: per metric, who took part (with profile, version and
@@ -168,23 +170,19 @@ class AuditRecord:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise InputError(f"{path}:0: cannot read: {error.strerror or error}") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data[: error.start].count(b"\n") + 1
-        raise InputError(f"{path}:{line}: not UTF-8") from None
+    """A file of the folder, read whole within bounds (``input_files.read_file``:
+    a regular file of at most ``limits.MAX_FILE_BYTES``)."""
+    return read_file(path, InputError, "file of an audit folder")
 
 
 def _parse_json(path: Path, text: str, line: int = 0) -> Any:
     try:
-        return json.loads(text)
+        return load_json(text)
     except json.JSONDecodeError as error:
         where = line or error.lineno
         raise InputError(f"{path}:{where}: not valid JSON ({error.msg})") from None
+    except Unreadable as error:  # nested too deep, a number too long
+        raise InputError(f"{path}:{line or 1}: {error}") from None
 
 
 def _checked(path: Path, line: int, what: str, build: Callable[[], T]) -> T:
@@ -295,8 +293,8 @@ def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]
     impl = _text(data["impl"])
     if impl not in names[metric]:
         raise ValueError(f"implementation {impl!r} did not take part in {metric}")
-    run = Run(_text(data["status"]), _text(data["error"]),
-              _result(data["result"], family(metric)))
+    outcome = outcome_from_row(data, family(metric))  # checked as every row read back
+    run = Run(outcome.status, outcome.error, outcome.result)
     return metric, impl, _text(data["case"]), run
 
 

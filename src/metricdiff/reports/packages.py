@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from metricdiff.impls.settings import parse_spec
+from metricdiff.markdown_text import code, escape
 from metricdiff.wording import plural
 
 PACKAGES_NAME = "packages.md"
@@ -113,7 +114,7 @@ def package_rows(report: Mapping[str, Any]) -> list[PackageRow]:
 
 
 def _cell(items: Iterable[str]) -> str:
-    return ", ".join(f"`{item}`" for item in items) or "none"
+    return ", ".join(code(item) for item in items) or "none"
 
 
 def _departures(row: PackageRow) -> str:
@@ -137,9 +138,9 @@ def table(rows: Iterable[PackageRow]) -> str:
     lines = [HEADER]
     for row in rows:
         lines.append(
-            f"| `{row.implementation}` | {row.package or '—'} | {row.version or '—'} "
-            f"| {', '.join(row.metrics)} | {_departures(row)} | {_defects(row)} "
-            f"| **{row.verdict}** |"
+            f"| {code(row.implementation)} | {escape(row.package) or '—'} "
+            f"| {escape(row.version) or '—'} | {escape(', '.join(row.metrics))} "
+            f"| {_departures(row)} | {escape(_defects(row))} | **{row.verdict}** |"
         )
     return "\n".join(lines) + "\n"
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Literal, overload
 
+from metricdiff import limits
 from metricdiff.scoring.chunks import chunks_of, run_in_process
 from metricdiff.scoring.jobs import CaseResult, Executor, Job, OnResult
 from metricdiff.scoring.pool import Pool
@@ -112,10 +113,15 @@ def run_jobs(
 
     ``executor``, if given, runs the jobs instead of this machine's worker
     processes (``executors.RayExecutor``), with the same results."""
-    if workers < 1:
-        raise ValueError(f"workers must be at least 1, not {workers}")
-    if timeout is not None and not timeout > 0:
-        raise ValueError(f"timeout must be positive, not {timeout}")
+    try:
+        workers = limits.whole_number(workers, 1, limits.MAX_JOBS)
+    except ValueError as error:
+        raise ValueError(f"workers {error}") from None
+    if timeout is not None:
+        try:
+            timeout = limits.seconds(timeout)
+        except ValueError as error:
+            raise ValueError(f"timeout {error}") from None
     jobs = list(jobs)
     if executor is not None:
         return list(executor.run(jobs, workers, timeout, on_result))

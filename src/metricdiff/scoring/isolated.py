@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from metricdiff import limits
 from metricdiff.cases.case import Sample
 from metricdiff.impls import AnyAdapter, get_adapter
 from metricdiff.impls.base import References
@@ -91,8 +92,10 @@ def score_requests(
     in its worker process; ``workers`` processes score at once.  Requests for the
     same implementation, metric and profile are scored as one job, so that many
     small requests cost few calls."""
-    if not timeout > 0:
-        raise ValueError(f"timeout must be positive, not {timeout}")
+    try:
+        timeout = limits.seconds(timeout)
+    except ValueError as error:  # 0, nan, 1e300
+        raise ValueError(f"timeout {error}") from None
     numbers: dict[tuple[Any, ...], int] = {}  # (class, name, metric, options) -> group
     groups: list[_Group] = []
     places: list[tuple[int, int, int]] = []  # each request's group, first case, count

@@ -32,22 +32,27 @@ import contextlib
 import math
 import os
 import pickle
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
+from pathlib import Path
 
 import attrs
 
+from metricdiff.impls.user.command import kill_recorded_groups
 from metricdiff.scoring.chunks import chunks_of
 from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main
+from metricdiff.wording import process_end
 
 
 def _death(process: BaseProcess) -> str:
@@ -55,13 +60,7 @@ def _death(process: BaseProcess) -> str:
     code = process.exitcode
     if code is None:
         return "process stopped answering"
-    if code < 0:
-        try:
-            name = signal.Signals(-code).name
-        except ValueError:
-            name = str(-code)
-        return f"process killed by signal {name}"
-    return f"process died with exit code {code}"
+    return process_end(code)
 
 
 @attrs.define
@@ -75,11 +74,17 @@ class _Worker:
     process: BaseProcess
     conn: Connection
     lifeline: Connection  # never written; closing it stops the worker
+    #: The worker's own temporary folder: its programs' files, and the process
+    #: groups of the programs it runs (``impls.user.command.PROGRAM_GROUPS``).
+    scratch: Path
     task: _Task | None = None
     ready: bool = False
     deadline: float = math.inf
 
     def kill(self) -> None:
+        """Kill the worker, its process group (a child a ``python:`` function
+        started), the groups of the programs it was running (a ``cmd:`` program
+        in a group of its own), and remove its files."""
         pid = self.process.pid
         if pid is not None and hasattr(os, "killpg"):
             try:  # the worker leads its own session: take its children too
@@ -94,6 +99,13 @@ class _Worker:
         self.close()
 
     def close(self) -> None:
+        """Close the pipes to a worker that has ended, and end what it left:
+        its programs' process groups and its temporary folder."""
+        self.close_pipes()
+        kill_recorded_groups(self.scratch)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def close_pipes(self) -> None:
         self.conn.close()
         self.lifeline.close()
 
@@ -184,9 +196,10 @@ class Pool:
     def _start(self) -> _Worker:
         parent, child = self.context.Pipe(duplex=True)
         life_r, life_w = self.context.Pipe(duplex=False)
+        scratch = Path(tempfile.mkdtemp(prefix="metricdiff-worker-"))
         process = self.context.Process(
             target=worker_main,
-            args=(child, life_r),
+            args=(child, life_r, str(scratch)),
             name="metricdiff-worker",
             daemon=False,
         )
@@ -194,7 +207,7 @@ class Pool:
             process.start()
         child.close()
         life_r.close()
-        return _Worker(process, parent, life_w)
+        return _Worker(process, parent, life_w, scratch)
 
     def _wait(self) -> None:
         now = time.monotonic()
@@ -373,7 +386,7 @@ def forget_inherited_workers() -> None:
         inherited, _KEPT[:] = list(_KEPT), []
     for worker in inherited:
         with contextlib.suppress(OSError):
-            worker.close()
+            worker.close_pipes()  # the parent's worker: its files are not this process's
     from multiprocessing import forkserver
 
     server = getattr(forkserver, "_forkserver", None)

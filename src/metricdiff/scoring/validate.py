@@ -10,6 +10,7 @@ from typing import Any
 from metricdiff.impls.peers._isolated import peers_dir
 from metricdiff.machine_paths import without_machine_paths
 from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.wording import printable
 
 #: Longest error text kept in a ``CaseResult``.
 MAX_ERROR = 300
@@ -22,6 +23,15 @@ _BLEU_FIELDS = (("score", "nonnegative"), ("precisions", "nonnegative"), ("bp", 
                 ("ref_len", "count"))
 _ROUGE_FIELDS = (("recall", "ratio"), ("precision", "ratio"), ("fmeasure", "ratio"),
                  ("matches", "count"), ("hyp_total", "count"), ("ref_total", "count"))
+#: Family -> field -> what each of its values must be (``within``).
+FIELD_KINDS = {"bleu": dict(_BLEU_FIELDS), "rouge": dict(_ROUGE_FIELDS)}
+
+
+def within(value: float, kind: str) -> bool:
+    """Whether a number is what a field of ``kind`` may hold (false for NaN)."""
+    if kind == "ratio":
+        return 0.0 <= value <= 1.0 + RATIO_SLACK
+    return 0.0 <= value < math.inf
 
 
 def validate(result: object) -> str | None:
@@ -63,8 +73,7 @@ def _all_fine(fields: list[tuple[str, Any, str]]) -> bool:
     thousands of the reference's); a value that is not a number says no."""
     try:
         return all(
-            (0.0 <= float(value) <= 1.0 + RATIO_SLACK) if kind == "ratio"
-            else (0.0 <= float(value) < math.inf)
+            within(float(value), kind)
             for _, values, kind in fields
             for value in (values if isinstance(values, (tuple, list)) else (values,))
         )
@@ -103,8 +112,10 @@ def message_of(error: BaseException) -> str:
 
 def describe(error: BaseException) -> str:
     """``ExceptionType: message`` on one line, at most ``MAX_ERROR`` characters, with
-    no machine-specific path (it goes into findings and reports)."""
-    message = without_machine_paths(" ".join(message_of(error).split()), peers_dir())
+    no machine-specific path (it goes into findings and reports) and no control
+    character (a program's standard error may hold terminal escapes:
+    ``wording.printable``)."""
+    message = printable(without_machine_paths(" ".join(message_of(error).split()), peers_dir()))
     name = type(error).__name__
     return _short(f"{name}: {message}" if message else name)
 
@@ -113,4 +124,5 @@ def _short(text: str, limit: int = MAX_ERROR) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-__all__ = ["MAX_ERROR", "RATIO_SLACK", "describe", "message_of", "validate"]
+__all__ = ["FIELD_KINDS", "MAX_ERROR", "RATIO_SLACK", "describe", "message_of", "validate",
+           "within"]

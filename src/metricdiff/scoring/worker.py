@@ -40,14 +40,18 @@ import logging
 import multiprocessing
 import os
 import pickle
+import shutil
 import signal
 import sys
+import tempfile
 import threading
 from collections.abc import Iterator
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
 from metricdiff.impls import AnyAdapter
+from metricdiff.impls.user import command, python
 from metricdiff.scoring.chunks import build_adapter, score_chunk
 from metricdiff.scoring.jobs import INVALID, CaseResult
 from metricdiff.scoring.memos import trim_memos
@@ -120,12 +124,13 @@ def without_main_script() -> Iterator[None]:
                 del main.__dict__["__spec__"]
 
 
-def _detach(lifeline: Connection) -> None:
-    """Set a worker apart: own session, no SIGINT, stdout to stderr, and gone
-    as soon as ``lifeline`` reaches end of file -- the parent never writes to
-    it, so that happens when the parent closes it or dies.  (The parent pid is
-    no use: a forkserver child's parent is the server, which outlives the
-    audit for as long as any of its children lives.)"""
+def _detach(lifeline: Connection, scratch: Path | None) -> bool:
+    """Set a worker apart: own session, no SIGINT, stdout to stderr, temporary
+    files in ``scratch`` (which is removed with the worker), and gone as soon as
+    ``lifeline`` reaches end of file -- the parent never writes to it, so that
+    happens when the parent closes it or dies.  (The parent pid is no use: a
+    forkserver child's parent is the server, which outlives the audit for as
+    long as any of its children lives.)  Whether the worker leads its group."""
     with contextlib.suppress(ValueError, OSError):
         signal.signal(signal.SIGINT, signal.SIG_IGN)
     leader = False
@@ -138,27 +143,57 @@ def _detach(lifeline: Connection) -> None:
     with contextlib.suppress(OSError, ValueError, AttributeError):
         sys.stdout.flush()
         os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
+    if scratch is not None:
+        tempfile.tempdir = str(scratch)  # a cmd: program's files, a function's own
+        command.PROGRAM_GROUPS = scratch
+    python.LOAD_HERE = True  # a worker is where a python: module's code runs
 
     def watch() -> None:
         with contextlib.suppress(OSError, EOFError):
             wait([lifeline])
-        if leader:  # take the adapter's own children (Perl) along
-            with contextlib.suppress(OSError):
-                os.killpg(os.getpid(), signal.SIGKILL)
-        os._exit(1)
+        end_worker(leader, scratch)
 
     threading.Thread(target=watch, name="metricdiff-lifeline", daemon=True).start()
+    return leader
 
 
-def worker_main(conn: Connection, lifeline: Connection) -> None:
+def end_worker(leader: bool, scratch: Path | None) -> None:
+    """End the worker and everything it started: the programs it ran (each in a
+    group of its own), its files, then its own process group -- a child that a
+    ``python:`` function started included -- itself last."""
+    if scratch is not None:
+        command.kill_recorded_groups(scratch)
+        shutil.rmtree(scratch, ignore_errors=True)
+    if leader:
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpid(), signal.SIGKILL)
+    os._exit(0)
+
+
+def worker_main(conn: Connection, lifeline: Connection, scratch: str | None = None) -> None:
     """Receive ``(environ, sys_path, cwd, impl, metric, adapter_path, options,
     cases)``; answer ``("ready",)`` once the adapter is built, then ``("done",
     [CaseResult])``, or ``("setup-failed", error)`` / ``("raised", error)``;
     ``None`` stops.  ``environ``, ``sys_path`` and the working folder ``cwd`` are
     the parent's at dispatch time and replace the worker's own (a worker outlives
     a test's or a notebook's ``chdir``); the worker kills itself and its process
-    group when ``lifeline`` closes."""
-    _detach(lifeline)
+    group when ``lifeline`` closes, and when it stops (``end_worker``).  A
+    process that an implementation forks is never the worker: should one come
+    back to this loop, it exits at once, before it can answer in the worker's
+    place."""
+    folder = None if scratch is None else Path(scratch)
+    leader = _detach(lifeline, folder)
+    me = os.getpid()
+    try:
+        _serve(conn, me)
+    finally:
+        if os.getpid() == me:
+            end_worker(leader, folder)
+        os._exit(0)  # a forked child of an implementation: not the worker's end
+
+
+def _serve(conn: Connection, me: int) -> None:
+    """The worker's loop (``worker_main``)."""
     adapters: dict[tuple[str, str, str | None, str], AnyAdapter] = {}
     scored = 0  # cases since the memos were last emptied
     emptied_at = _resident_bytes()  # the memory held once they were (imports included)
@@ -184,8 +219,10 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
         try:
             adapter = adapters.get(key) or build_adapter(impl, metric, adapter_path)
         except BaseException as error:
+            _only_the_worker(me)
             conn.send(("setup-failed", describe(error)))
             continue
+        _only_the_worker(me)
         adapters[key] = adapter
         conn.send(("ready",))
         _quiet_root_logger()
@@ -195,12 +232,22 @@ def worker_main(conn: Connection, lifeline: Connection) -> None:
         try:
             results = score_chunk(adapter, metric, options, cases)
         except BaseException as error:  # SystemExit from a library included
+            _only_the_worker(me)
             conn.send(("raised", describe(error)))
             continue
+        _only_the_worker(me)
         try:
             conn.send(("done", results))
         except (pickle.PicklingError, TypeError, AttributeError):
             conn.send(("done", [_sendable(result) for result in results]))
+
+
+def _only_the_worker(me: int) -> None:
+    """Exit at once in a process an implementation forked (``os.fork()`` in a
+    ``python:`` function, whose child returns too): its answer is not the
+    worker's, and it must not reach the parent."""
+    if os.getpid() != me:
+        os._exit(0)
 
 
 #: A worker empties its large memos after about this many cases (see ``trim_memos``).

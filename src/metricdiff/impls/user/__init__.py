@@ -33,13 +33,16 @@
     of the references (one per segment), ``{refs}`` (a word of its own) one file
     per reference, each its own argument; ``< {hyp}`` (or ``< {ref}``) sends that
     file to the program's standard input instead.  The files hold one segment per
-    line, a line break inside a segment written as a literal ``\\n`` and a
-    backslash followed by n as ``\\\\n`` (as metricdiff reads ROUGE files).
-    Every segment must have the same number of references.
-    The score is the first group of a regular expression searched in standard
-    output (default: the number after ``BLEU =``, ``BLEU:`` or ``BLEU score =``;
-    for ROUGE after ``F:``, ``F1 =``, ``F-measure:``, ``fmeasure =`` or
-    ``Average_F:``), or the whole output if it is one number.  Words from the
+    line, the text the reference scores (``command.segment_line``): for ROUGE a
+    line break inside a segment written as a literal ``\\n`` and a backslash
+    followed by n as ``\\\\n`` (as metricdiff reads ROUGE files), for BLEU a
+    line break as a space.  Every segment must have the same number of
+    references.  The score is the first group of a regular expression searched
+    in standard output (default: the number after ``BLEU =``, ``BLEU:``, ``BLEU
+    score =`` or sacrebleu 2's ``BLEU|...|version:2.6.0 =``, or sacrebleu 2's
+    JSON; for ROUGE after ``F:``, ``F1 =``, ``F-measure:``, ``fmeasure =`` or
+    ``Average_F:``), or the whole output if it is one number; several different
+    scores are invalid output, as is one outside its scale.  Words from the
     first one that starts with ``#`` are options:
 
     * ``#score=REGEX``: the pattern (quote it: ``#score='BLEU = ([0-9.]+)'``);
@@ -47,7 +50,8 @@
       ``#scale=100``);
     * ``#digits=N``: the program prints N decimals, so numbers within half a unit
       of the last one are equal (default: 2 for BLEU on 0-100, 4 for ROUGE on 0-1);
-    * ``#timeout=S``: seconds the program may take (default 300).
+    * ``#timeout=S``: seconds the program may take (default 300; at most
+      1,000,000).
 
     An exit status other than 0 is a crash; output without a score is invalid
     output.

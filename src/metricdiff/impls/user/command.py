@@ -4,13 +4,14 @@ references, its score read from standard output."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import shutil
 import signal
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any, ClassVar
@@ -27,7 +28,9 @@ from metricdiff.profiles.metrics import Options, Result
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 DEFAULT_PATTERNS = {
-    "bleu": re.compile(rf"\bBLEU(?:\s+score)?\s*[=:]\s*({_NUMBER})"),
+    # multi-bleu.perl's "BLEU = 27.30, ...", "BLEU: 27.3", "BLEU score = 27.3", and
+    # sacrebleu 2's -f text line "BLEU|nrefs:1|...|version:2.6.0 = 27.3 ..."
+    "bleu": re.compile(rf"\bBLEU(?:\s+score|\|[^\s=]*)?\s*[=:]\s*({_NUMBER})"),
     "rouge": re.compile(
         rf"(?:\bF(?:1|-?measure|-?score)?|\bfmeasure|Average_F)\s*[=:]\s*({_NUMBER})",
         re.IGNORECASE,
@@ -51,12 +54,22 @@ def tolerance_of(command: CommandLine, family_name: str) -> Tolerance:
     )
 
 
-def _line(text: str) -> str:
-    """One segment as one line of a file metricdiff would read back."""
-    return escape_sentence_breaks(text)
+_LINE_BREAKS = re.compile(r"\r\n|\r|\n")
 
 
-def _reference_streams(refs: References, single: bool) -> list[list[str]]:
+def segment_line(text: str, family_name: str) -> str:
+    """One segment as one line of the files a program is given, as metricdiff
+    reads such files back: for ROUGE each line break a literal ``\\n`` (the
+    sentence break of docs/inputs.md, ``escapes.py``); for BLEU, where a line
+    break is whitespace, a space, and every other character as it is, so that
+    the program scores the text the reference scores."""
+    if family_name == "rouge":
+        return escape_sentence_breaks(text)
+    return _LINE_BREAKS.sub(" ", text)
+
+
+def _reference_streams(refs: References, single: bool, family_name: str
+                       ) -> list[list[str]]:
     """One list of lines per reference file; refuse what files cannot hold."""
     widths = {len(seg) for seg in refs}
     if len(widths) != 1 or any(ref is None for seg in refs for ref in seg):
@@ -65,7 +78,7 @@ def _reference_streams(refs: References, single: bool) -> list[list[str]]:
     if width == 0 or (single and width > 1):
         what = "no reference" if width == 0 else f"{width} references"
         raise UnsupportedOption(f"cmd: the command takes one reference file; the case has {what}")
-    return [[_line(str(seg[i])) for seg in refs] for i in range(width)]
+    return [[segment_line(str(seg[i]), family_name) for seg in refs] for i in range(width)]
 
 
 def _write(path: Path, lines: Sequence[str]) -> str:
@@ -74,17 +87,81 @@ def _write(path: Path, lines: Sequence[str]) -> str:
 
 
 def read_score(output: str, pattern: re.Pattern[str] | None, family_name: str) -> float:
-    """The score in a program's standard output."""
-    found = (pattern or DEFAULT_PATTERNS[family_name]).search(output)
-    if found is None and pattern is None:
-        found = _BARE_NUMBER.fullmatch(output)
-    if found is None:
+    """The score in a program's standard output: the pattern's number, or (no
+    ``#score``) sacrebleu 2's JSON, or the whole output if it is one number.
+    Output that holds several different scores is invalid: taking the first
+    would be a silent guess (``#score`` says which)."""
+    found = _scores(output, pattern, family_name)
+    if not found:
         shown = " ".join(output.split())[:80] or "(nothing)"
         raise InvalidOutput(f"no score in the output: {shown}")
+    values = []
+    for text in found:
+        try:
+            values.append(float(text))
+        except (TypeError, ValueError):
+            raise InvalidOutput(f"not a number: {text!r}") from None
+    if len(set(values)) > 1:
+        shown = ", ".join(dict.fromkeys(str(text) for text in found))
+        raise InvalidOutput(f"the output holds {len(set(values))} different scores ({shown}); "
+                            "give #score=REGEX to say which is the score")
+    return values[0]
+
+
+def _scores(output: str, pattern: re.Pattern[str] | None, family_name: str) -> list[str]:
+    """The texts of the numbers that stand for the score in ``output``."""
+    if pattern is not None:
+        return [match.group(1) for match in pattern.finditer(output)]
+    found = [match.group(1) for match in DEFAULT_PATTERNS[family_name].finditer(output)]
+    if not found and family_name == "bleu" and output.lstrip()[:1] in ("{", "["):
+        found = _json_scores(output)
+    if not found:
+        bare = _BARE_NUMBER.fullmatch(output)
+        found = [bare.group(1)] if bare else []
+    return found
+
+
+def _json_scores(output: str) -> list[str]:
+    """sacrebleu 2's default output: a JSON object (a list of them for several
+    metrics) whose ``name`` is ``BLEU`` and whose ``score`` is the number."""
     try:
-        return float(found.group(1))
-    except (TypeError, ValueError):
-        raise InvalidOutput(f"not a number: {found.group(1)!r}") from None
+        data = json.loads(output)
+    except (ValueError, RecursionError):
+        return []
+    items = data if isinstance(data, list) else [data]
+    return [str(item["score"]) for item in items
+            if isinstance(item, dict) and str(item.get("name", "")).upper().startswith("BLEU")
+            and isinstance(item.get("score"), (int, float))
+            and not isinstance(item.get("score"), bool)]
+
+
+#: Where the worker process running this adapter records the process group of
+#: each program it runs (``scoring.worker`` sets it): a program is in a group of
+#: its own, which killing the worker's group would miss, so whoever kills the
+#: worker kills the groups recorded here too.  None: not in a worker.
+PROGRAM_GROUPS: Path | None = None
+
+
+@contextlib.contextmanager
+def _recorded(group: int) -> Iterator[None]:
+    """``group`` recorded in ``PROGRAM_GROUPS`` while the block runs."""
+    marker = None if PROGRAM_GROUPS is None else PROGRAM_GROUPS / f"group-{group}"
+    if marker is not None:
+        with contextlib.suppress(OSError):
+            marker.touch()
+    try:
+        yield
+    finally:
+        if marker is not None:
+            marker.unlink(missing_ok=True)
+
+
+def kill_recorded_groups(folder: Path) -> None:
+    """SIGKILL every process group recorded in ``folder`` (``PROGRAM_GROUPS`` of
+    a worker that is gone or going): the programs it ran, and what they started."""
+    for marker in folder.glob("group-*"):
+        with contextlib.suppress(ValueError, ProcessLookupError, PermissionError):
+            os.killpg(int(marker.name.removeprefix("group-")), signal.SIGKILL)
 
 
 def _run_in_own_group(
@@ -94,6 +171,11 @@ def _run_in_own_group(
     group: a shell's ``sleep`` (a grandchild) would outlive killing the shell alone."""
     process = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, start_new_session=True)
+    with _recorded(process.pid):
+        return _wait_for(process, timeout)
+
+
+def _wait_for(process: subprocess.Popen[bytes], timeout: float) -> tuple[int, bytes, bytes]:
     try:
         stdout, stderr = process.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -106,6 +188,8 @@ def _run_in_own_group(
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
         raise
+    with contextlib.suppress(ProcessLookupError, PermissionError):  # what it left behind
+        os.killpg(process.pid, signal.SIGKILL)
     return process.returncode, stdout, stderr
 
 
@@ -153,9 +237,10 @@ class CommandAdapter(UserAdapter):
     def _run(self, hyps: Sequence[str], refs: References) -> str:
         command = self.command
         # argv holds the placeholder word itself; standard input takes one file.
-        streams = _reference_streams(refs, single="{refs}" not in command.argv)
+        streams = _reference_streams(refs, "{refs}" not in command.argv, self.family)
         with tempfile.TemporaryDirectory(prefix="metricdiff-cmd-") as tmp:
-            files = {"hyp": _write(Path(tmp, "hyp.txt"), [_line(h) for h in hyps])}
+            files = {"hyp": _write(Path(tmp, "hyp.txt"),
+                                   [segment_line(h, self.family) for h in hyps])}
             paths = [_write(Path(tmp, f"ref{i}.txt"), s) for i, s in enumerate(streams)]
             files["ref"] = paths[0]
             argv: list[str] = []

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from metricdiff import limits
 from metricdiff.errors import BadSpec
 
 PYTHON = "python:"
@@ -42,6 +43,8 @@ DEFAULT_TIMEOUT = 300.0
 OPTIONS = ("score", "scale", "digits", "timeout")
 #: Decimals a float carries, at most: more say nothing.
 MAX_DIGITS = 17
+#: The largest ``#scale``: a program's number times 1000 is past any scale already.
+MAX_SCALE = 1000.0
 
 
 @attrs.frozen
@@ -82,10 +85,10 @@ def _options(spec: str, words: Sequence[str]) -> dict[str, Any]:
                 if not 0 <= typed[key] <= MAX_DIGITS:
                     # -3 would be a tolerance of 500 BLEU points, -400 an overflow.
                     raise ValueError(f"it must be a whole number from 0 to {MAX_DIGITS}")
+            elif key == "timeout":  # inf or 1e300 would overflow the wait for the program
+                typed[key] = limits.seconds(value, no_limit=False)
             else:
-                typed[key] = float(value)
-                if not typed[key] > 0:
-                    raise ValueError("it must be positive")
+                typed[key] = limits.number_within(value, 0, MAX_SCALE, above_least=True)
         except (ValueError, re.error) as error:
             raise BadSpec(f"{COMMAND}{spec}: #{key}={value}: {error}") from None
     return typed
