@@ -42,7 +42,9 @@ class AuditConfig:
     - ``strict``: hold every implementation to float noise alone, so that
       differences within what its tolerance says it can state are findings too;
     - ``all_cases``: run every participant on every generated case, the costly
-      ones too (an adapter's ``audit_generated_cases``; ``--all-cases``).
+      ones too (an adapter's ``audit_generated_cases``; ``--all-cases``);
+    - ``pairs``: pairs of participants (by name) whose differences are derived
+      from the star and explained (``--pair A,B``; ``auditing/pairs.py``).
     """
 
     impls: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
@@ -56,3 +58,4 @@ class AuditConfig:
     progress_stream: TextIO | None = None
     strict: bool = False
     all_cases: bool = False
+    pairs: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=tuple)

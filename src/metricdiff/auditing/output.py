@@ -16,7 +16,7 @@ from metricdiff.atomic import atomic_stream, write_atomic
 from metricdiff.auditing.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.errors import MetricdiffError, OutputError
-from metricdiff.findings.finding import Finding
+from metricdiff.findings.finding import COMPARED, Finding
 from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.impls import get_adapter
 from metricdiff.impls.settings import parse_spec
@@ -185,7 +185,7 @@ def _expect(finding: Finding, side: str) -> dict[str, Any] | None:
 def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
     """A ``conv_`` fixture recording an explained finding's minimal case: one
     expectation per convention value."""
-    if finding.kind not in ("conformance", "agreement") or not finding.explained:
+    if finding.kind not in COMPARED or not finding.explained:
         return None
     if finding.axis in ("", "unexplained"):
         return None

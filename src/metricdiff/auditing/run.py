@@ -119,7 +119,7 @@ def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table
 
 def _explain(scored: Scored, config: AuditConfig, table: Table | None
              ) -> tuple[Explained, MetricComparison | None]:
-    explained = explain_metric(scored, config.progress)
+    explained = explain_metric(scored, config.progress, config.pairs)
     return explained, None if table is None else table(scored, explained.inferred)
 
 

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.auditing.run import audit_metrics
     from metricdiff.cases.fixtures import load_all
     from metricdiff.cli._user_impls import check_impls
-    from metricdiff.findings.finding import KINDS
+    from metricdiff.findings.finding import COMPARED, KINDS
     from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
 
@@ -198,7 +198,7 @@ def run(args: argparse.Namespace) -> int:
     findings = [f for a in audits for f in a.findings]
     counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in KINDS}
     scored = sum(len(a.cases) for a in audits)
-    unexplained = sum(1 for f in findings if f.kind in ("conformance", "agreement")
+    unexplained = sum(1 for f in findings if f.kind in COMPARED
                       and not f.explained)
     tally = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
     print(

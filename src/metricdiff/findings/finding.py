@@ -17,9 +17,15 @@ from metricdiff.profiles.metrics import Result
 from metricdiff.wording import plural
 
 #: Finding kinds: an implementation against the reference configured as it claims
-#: to be, two implementations against each other, and a run that did not return a
+#: to be (``conformance``), an implementation against the paper's profile where
+#: the reference reproduces it (``departure``: its conventions at work), two
+#: implementations against each other (``agreement``: only for a pair with an
+#: inferred side, the others being derived), and a run that did not return a
 #: usable result.
-KINDS = ("conformance", "agreement", "crash", "timeout", "invalid-output")
+KINDS = ("conformance", "departure", "agreement", "crash", "timeout", "invalid-output")
+#: The kinds that compare two sides' results, and those of a run that failed.
+COMPARED = KINDS[:3]
+FAILURES = KINDS[3:]
 
 
 @attrs.frozen
@@ -87,7 +93,7 @@ class Finding:
             if self.axis not in ("", "unexplained")
             else (self.axis or "?")
         )
-        if self.kind in ("crash", "timeout", "invalid-output"):
+        if self.kind in FAILURES:
             cause = self.example.error
         other = f" vs {self.impl_b}" if self.impl_b else ""
         return (
@@ -111,7 +117,7 @@ def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
 
 def cause_of(finding: Finding) -> str:
     """The cause as one phrase: ``axis: a vs b``, ``unexplained``, or the error."""
-    if finding.kind in ("crash", "timeout", "invalid-output"):
+    if finding.kind in FAILURES:
         return f"{finding.kind}: {finding.example.error.split(':')[0]}"
     if finding.axis in ("", "unexplained"):
         return f"unexplained (first difference: {finding.first_difference.split(':')[0]})"

@@ -20,7 +20,7 @@ import attrs
 from metricdiff.cases.case import Case, Sample, size
 from metricdiff.comparison.stages import first_difference
 from metricdiff.findings import judge, shrink, surrogate
-from metricdiff.findings.finding import Example, Finding
+from metricdiff.findings.finding import COMPARED, Example, Finding
 from metricdiff.findings.witness import Found, Witness, pair_tolerance
 from metricdiff.profiles.metrics import family
 from metricdiff.scoring.execution import run_jobs
@@ -303,7 +303,7 @@ def _shown_on(finding: Finding, witness: Witness, smallest: Sample,
     # The group's first difference was that of its smallest case before shrinking;
     # shown next to the minimal example it must describe that example instead.
     difference = finding.first_difference
-    if witness.kind in ("conformance", "agreement") and example.result_a is not None \
+    if witness.kind in COMPARED and example.result_a is not None \
             and example.result_b is not None:
         now = first_difference(example.result_a, example.result_b,
                                pair_tolerance(witness.left, witness.right))
