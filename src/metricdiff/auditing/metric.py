@@ -33,6 +33,7 @@ checked directly) and ``pairs.py`` (the pairs derived);
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TextIO
 
 import attrs
 
@@ -50,6 +51,7 @@ from metricdiff.findings.pairs import ASKED, LARGEST, DerivedPair
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.impls import adapter_names
 from metricdiff.profiles.metrics import Options
+from metricdiff.progress import Progress
 from metricdiff.scoring.memos import trim_memos
 from metricdiff.wording import plural
 
@@ -140,12 +142,17 @@ def score_metric(
 
 
 def explain_metric(scored: Scored, progress: Callable[[str], None],
-                   asked: Sequence[tuple[str, str]] = ()) -> Explained:
+                   asked: Sequence[tuple[str, str]] = (),
+                   stream: TextIO | None = None) -> Explained:
     """The star: each participant's conformance (against the reference configured
     as it) and departures (against the paper's profile, where it is reproduced);
     a pair with an inferred side checked directly; the pairs ``asked`` for and
-    the largest gaps derived from the star."""
+    the largest gaps derived from the star.  ``stream``: where a progress line
+    is drawn."""
     metric, people, cases, scores = scored.metric, scored.participants, scored.cases, scored.scores
+    line = None if stream is None else Progress(metric, stream)
+    if line is not None:
+        line.start("explaining", 2 * len(people), unit="step")
     found: Found = []
     sides: dict[str, Side] = {}
     # A participant that declares no profile has none to conform to: once the
@@ -164,10 +171,14 @@ def explain_metric(scored: Scored, progress: Callable[[str], None],
             conforming, profiles = conformance(metric, person, cases, scores)
             found += conforming
         sides[person.name] = Side(person, own, profiles)
+        if line is not None:
+            line.advance("explaining")
     centre = _centre(metric, people, scores, sides)
     for person in people:
         if person.impl != REFERENCE:
             found += departures(metric, centre, sides[person.name], cases)
+        if line is not None:
+            line.advance("explaining")
     # An inferred profile can fit a defect: a pair with such a side is checked
     # directly.  Every other pair's differences follow from the star.
     direct = {p.name for p in people if p.label == "unknown"}
@@ -177,6 +188,8 @@ def explain_metric(scored: Scored, progress: Callable[[str], None],
                     (left.label == "stemmed") == (right.label == "stemmed")):
                 found += agreement(metric, sides[left.name], sides[right.name], cases)
     pairs = _derived(metric, people, sides, cases, asked)
+    if line is not None:
+        line.finish()
     progress(f"{metric}: {plural(len(found), 'finding')}")
     return Explained(found, inferred, pairs)
 
@@ -211,8 +224,15 @@ def finish_metric(scored: Scored, explained: Explained, config: AuditConfig) -> 
     metric, cases = scored.metric, scored.cases
     budget = Budget()
     found = explained.found
-    pairs = (minimise_findings(metric, found, cases, config.timeout, budget, config.workers)
+    line = None
+    if config.progress_stream is not None and config.minimise and found:
+        line = Progress(metric, config.progress_stream)
+        line.start("shrinking", len(found), unit="example")
+    pairs = (minimise_findings(metric, found, cases, config.timeout, budget, config.workers,
+                               step=None if line is None else lambda: line.advance("shrinking"))
              if config.minimise else list(found))
+    if line is not None:
+        line.finish()
     if budget.cut:
         config.progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran "
                         f"out: {plural(len(budget.cut), 'example')} not fully minimised")

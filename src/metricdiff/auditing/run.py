@@ -114,12 +114,15 @@ def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table
     """``metric`` scored, and its explaining begun."""
     scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
     fork = config.workers > 1 and config.executor is None and len(cases) <= FORK_CASES_AT_MOST
-    return scored, Background(functools.partial(_explain, scored, config, table), fork)
+    return scored, Background(functools.partial(_explain, scored, config, table, fork), fork)
 
 
-def _explain(scored: Scored, config: AuditConfig, table: Table | None
+def _explain(scored: Scored, config: AuditConfig, table: Table | None, forked: bool
              ) -> tuple[Explained, MetricComparison | None]:
-    explained = explain_metric(scored, config.progress, config.pairs)
+    # A forked child draws no progress line: this process draws the next
+    # metric's scoring on the same terminal meanwhile.
+    stream = None if forked else config.progress_stream
+    explained = explain_metric(scored, config.progress, config.pairs, stream)
     return explained, None if table is None else table(scored, explained.inferred)
 
 
