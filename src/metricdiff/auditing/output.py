@@ -1,5 +1,6 @@
 """Writing what an audit found: ``findings.json``, the raw per-case results as JSON
-Lines, who took part (``audit.json``), and minimal counterexamples as fixtures."""
+Lines, who took part (``audit.json``), the pairs derived from the star
+(``pairs.json``), and minimal counterexamples as fixtures."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.impls import get_adapter
 from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import profile_of
-from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
+from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, PAIRS_NAME, RESULTS_NAME
 
 #: Axes a fixture never pins: the metric name sets them.
 _NOT_PINNED = ("variant", "n")
@@ -60,7 +61,10 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0) 
                 stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
     about = out_dir / AUDIT_NAME
     write_atomic(about, json.dumps(audit_json(audits), indent=1, ensure_ascii=False) + "\n")
-    return [findings, results, about]
+    pairs = out_dir / PAIRS_NAME
+    derived = [pair.to_json() for audit in audits for pair in audit.pairs]
+    write_atomic(pairs, json.dumps(derived, indent=1, ensure_ascii=False) + "\n")
+    return [findings, results, about, pairs]
 
 
 AUDIT_FORMAT = 1

@@ -124,6 +124,16 @@ def cause_of(finding: Finding) -> str:
     return f"{finding.axis}: {finding.values[0]} vs {finding.values[1]}"
 
 
+def who(finding: Finding) -> str:
+    """Whom a finding is about: the implementation (a conformance finding, a
+    failure, a departure from the paper's profile), or ``a vs b``."""
+    if finding.kind == "departure":
+        return finding.impl_b
+    if finding.kind == "agreement":
+        return f"{finding.impl_a} vs {finding.impl_b}"
+    return finding.impl_a
+
+
 def by_cause(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:
     """Findings grouped by kind and cause, the most frequent cause first."""
     groups: dict[str, list[Finding]] = {}

@@ -22,6 +22,7 @@ import attrs
 from metricdiff.findings.finding import Example
 from metricdiff.json_values import number as _number
 from metricdiff.json_values import text as _text
+from metricdiff.wording import plural
 
 #: Why a pair was derived: named with ``--pair``, or one of the largest gaps.
 ASKED, LARGEST = "asked", "largest"
@@ -85,3 +86,23 @@ class DerivedPair:
                             example(cause["example"]))
                   for cause in data["causes"]),
         )
+
+
+def pair_lines(pair: DerivedPair, causes: int = 5) -> list[str]:
+    """A derived pair in a few lines of text: how often the two differ, how much
+    of that their profiles predict and by which causes (the ``causes`` most
+    frequent), and where a side is not reproduced."""
+    head = (f"{pair.impl_a} vs {pair.impl_b} (derived): differ on {pair.differing} of "
+            f"{plural(pair.compared, 'case')}")
+    if not pair.differing:
+        return [head]
+    lines = [f"{head}; their profiles predict {pair.predicted}:"]
+    lines += [f"  {cause.describe()} ({plural(cause.count, 'case')}, largest difference "
+              f"{cause.max_delta:.4g})" for cause in pair.causes[:causes]]
+    if len(pair.causes) > causes:
+        rest = pair.causes[causes:]
+        cases = sum(cause.count for cause in rest)
+        lines.append(f"  {plural(len(rest), 'other cause')} ({plural(cases, 'case')})")
+    lines += [f"  {plural(count, 'case')} where {name} is not reproduced (its conformance or "
+              "crash findings)" for name, count in pair.unpredicted.items()]
+    return lines

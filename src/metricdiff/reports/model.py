@@ -41,6 +41,9 @@ RESULTS_NAME = "results.jsonl"
 #: each implementation's corpus score and each gap split by axis, as
 #: ``metricdiff compare --format json`` prints them.
 COMPARE_NAME = "compare.json"
+#: The pairs derived from the star (``findings/pairs.py``): those asked for with
+#: ``--pair`` and the largest gaps; an older audit folder has none.
+PAIRS_NAME = "pairs.json"
 
 T = TypeVar("T")
 
