@@ -32,6 +32,7 @@ checked directly) and ``pairs.py`` (the pairs derived);
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -43,15 +44,17 @@ from metricdiff.auditing.conformance import conformance, failure_findings
 from metricdiff.auditing.pairs import derive_pair, largest_gaps
 from metricdiff.auditing.participants import participants
 from metricdiff.auditing.scores import Scores, paper_participant, score_everything
-from metricdiff.cases.case import Case
+from metricdiff.cases.case import Case, Sample
+from metricdiff.findings.excerpt import excerpted
 from metricdiff.findings.finding import Finding, sort_findings
 from metricdiff.findings.infer import Inference, infer
 from metricdiff.findings.minimise import SHRINK_BUDGET, Budget, minimise_findings
 from metricdiff.findings.pairs import ASKED, LARGEST, DerivedPair
 from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.impls import adapter_names
-from metricdiff.profiles.metrics import Options
+from metricdiff.profiles.metrics import Options, Result
 from metricdiff.progress import Progress
+from metricdiff.scoring.execution import CaseResult
 from metricdiff.scoring.memos import trim_memos
 from metricdiff.wording import plural
 
@@ -181,11 +184,13 @@ def explain_metric(scored: Scored, progress: Callable[[str], None],
             line.advance("explaining")
     # An inferred profile can fit a defect: a pair with such a side is checked
     # directly.  Every other pair's differences follow from the star.
+    # (Against the paper's profile, such a side's departures say it all.)
     direct = {p.name for p in people if p.label == "unknown"}
     for index, left in enumerate(people):
         for right in people[index + 1:]:
             if (left.name in direct or right.name in direct) and (
-                    (left.label == "stemmed") == (right.label == "stemmed")):
+                    (left.label == "stemmed") == (right.label == "stemmed")) and (
+                    centre.person not in (left, right)):
                 found += agreement(metric, sides[left.name], sides[right.name], cases)
     pairs = _derived(metric, people, sides, cases, asked)
     if line is not None:
@@ -233,6 +238,9 @@ def finish_metric(scored: Scored, explained: Explained, config: AuditConfig) -> 
              if config.minimise else list(found))
     if line is not None:
         line.finish()
+    sides_on = _sides_on(scored)
+    pairs = [(excerpted(metric, finding, witness, functools.partial(sides_on, witness)),
+              witness) for finding, witness in pairs]
     if budget.cut:
         config.progress(f"{metric}: the shrinking budget ({SHRINK_BUDGET} judgements) ran "
                         f"out: {plural(len(budget.cut), 'example')} not fully minimised")
@@ -244,6 +252,32 @@ def finish_metric(scored: Scored, explained: Explained, config: AuditConfig) -> 
         scored.scores, [f for f, _ in pairs], [w for _, w in pairs], explained.inferred,
         len(budget.cut), explained.pairs,
     )
+
+
+def _sides_on(scored: Scored) -> Callable[[Witness, Sample],
+                                         tuple[Result | None, Result | None] | None]:
+    """The two sides' results of a witness on a segment the audit scored alone
+    (a line of the user's files), for ``excerpted``."""
+    scores = scored.scores
+    alone = {case.sample: index for index, case in enumerate(scored.cases)
+             if len(case.hyps) == 1}
+
+    def results(name: str, reference: bool) -> Sequence[CaseResult] | None:
+        if reference:
+            return scores.reference.get(name)
+        return scores.own.get(name, scores.paper if name == REFERENCE else None)
+
+    def sides(witness: Witness, segment: Sample) -> tuple[Result | None, Result | None] | None:
+        index = alone.get(segment)
+        right = witness.right
+        left = results(witness.left.name, False)
+        other = results(witness.left.name, True) if right is None else results(right.name,
+                                                                               False)
+        if index is None or left is None or other is None:
+            return None
+        return left[index].result, other[index].result
+
+    return sides
 
 
 def _inferred(

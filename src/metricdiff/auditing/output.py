@@ -117,7 +117,8 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                 # findings whose example the shrinking budget left unfinished
                 **({"unshrunk": audit.unshrunk} if audit.unshrunk else {}),
                 "cases": [
-                    {"id": case.id, "source": case.origin, "class": case.klass}
+                    {"id": case.id, "source": case.origin, "class": case.klass,
+                     **({"segments": len(case.hyps)} if len(case.hyps) != 1 else {})}
                     for case in audit.cases
                 ],
             }

@@ -16,13 +16,14 @@ from collections.abc import Sequence
 
 from metricdiff.auditing.agreement import Side
 from metricdiff.cases.case import Case, Sample, size
-from metricdiff.comparison.stages import first_difference, quoted_differ
+from metricdiff.comparison.stages import headlines_differ, quoted_differ
 from metricdiff.findings.cause import Cause, Tried, cause_between, reproducing
-from metricdiff.findings.explain import reference_score
+from metricdiff.findings.explain import Reproducer, reference_score
 from metricdiff.findings.finding import Example
 from metricdiff.findings.pairs import ASKED, DerivedPair, PairCause
-from metricdiff.findings.surrogate import reference_trail
-from metricdiff.findings.witness import Participant, Witness, pair_tolerance, stage_of
+from metricdiff.findings.shrink import minimise
+from metricdiff.findings.surrogate import FIRST_BATCH
+from metricdiff.findings.witness import pair_tolerance
 from metricdiff.impls.base import Tolerance
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.scoring.outcomes import headlines
@@ -41,7 +42,7 @@ def derive_pair(metric: str, left: Side, right: Side, cases: Sequence[Case],
     compared = differing = 0
     unpredicted: dict[str, int] = defaultdict(int)
     groups: dict[Cause, list[tuple[int, float]]] = defaultdict(list)
-    bases: dict[Cause, Options] = {}
+    bases: dict[Cause, tuple[Options, Options]] = {}
     tried: Tried = []
     for index, case in enumerate(cases):
         x, y = left_heads[index], right_heads[index]
@@ -61,9 +62,9 @@ def derive_pair(metric: str, left: Side, right: Side, cases: Sequence[Case],
             continue
         cause = cause_between(metric, mine, theirs, case, target, tolerance, tried)
         groups[cause].append((index, abs(x - y)))
-        bases.setdefault(cause, mine)
-    causes = [_shown(metric, cause, members, bases[cause], left.person, right.person, cases,
-                     tolerance) for cause, members in groups.items()]
+        bases.setdefault(cause, (mine, theirs))
+    causes = [_shown(metric, cause, members, *bases[cause], cases, tolerance)
+              for cause, members in groups.items()]
     causes.sort(key=lambda c: (-c.count, c.axis, c.values))
     return DerivedPair(metric, left.person.name, right.person.name, why, compared, differing,
                        sum(c.count for c in causes), dict(unpredicted), tuple(causes))
@@ -75,10 +76,11 @@ def _reference(metric: str, options: Options, sample: Sample) -> Result | None:
 
 
 def _shown(metric: str, cause: Cause, members: Sequence[tuple[int, float]], base: Options,
-           left: Participant, right: Participant, cases: Sequence[Case],
-           tolerance: Tolerance) -> PairCause:
+           target: Options, cases: Sequence[Case], tolerance: Tolerance) -> PairCause:
     """A cause with its count, largest difference and an example: its smallest
-    case, shrunk by the reference standing in for both sides."""
+    case, shrunk with the reference standing in for both sides, as long as the
+    two profiles still differ there and the cause still turns one into the
+    other."""
     axis, values = cause
     smallest = min(members, key=lambda member: cases[member[0]].size())
     case = cases[smallest[0]]
@@ -86,15 +88,19 @@ def _shown(metric: str, cause: Cause, members: Sequence[tuple[int, float]], base
     sample: Sample = case.sample
     case_id = case.id
     if reproduce is not None:
-        a, b = _reference(metric, base, sample), _reference(metric, reproduce, sample)
-        difference = first_difference(a, b, tolerance) if a and b else None
-        witness = Witness("agreement", left, right, reproduce, stage_of(str(difference)), base)
-        trail = reference_trail(metric, witness, sample)
-        if trail and size(trail[-1]) < size(sample):
-            sample, case_id = trail[-1], f"{case.id}~min"
+        def one(candidate: Sample) -> bool:
+            a, b = _reference(metric, base, candidate), _reference(metric, target, candidate)
+            if a is None or b is None or not headlines_differ(a, b, tolerance):
+                return False
+            hyps, refs = candidate
+            return Reproducer(metric, [(hyps, refs)], [b], tolerance).reproduces(reproduce)
+
+        smaller = minimise(sample, lambda samples: [one(s) for s in samples], FIRST_BATCH)
+        if size(smaller) < size(sample):
+            sample, case_id = smaller, f"{case.id}~min"
     hyps, refs = sample
     example = Example(case_id, hyps, refs, _reference(metric, base, sample),
-                      None if reproduce is None else _reference(metric, reproduce, sample))
+                      _reference(metric, target, sample))
     return PairCause(axis, values, len(members), max(delta for _, delta in members), example)
 
 

@@ -269,7 +269,7 @@ def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
     lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing
     if table is not None:
         lines.append(f"   your corpus ({render.scale(table)}):")
-        lines += [f"   {line}" for text in render.body(table, "text")
+        lines += [f"   {line}" for text in render.body(table, "text", lost=False)
                   for line in text.splitlines()]
     for person in audit.participants:
         if person.label != "stemmed" and person.tolerance != Tolerance():

@@ -83,13 +83,14 @@ def pair_gaps(found: MetricComparison) -> list[Gap]:
     return [gap for gap in found.gaps if REFERENCE not in (gap.impl_a, gap.impl_b)]
 
 
-def notes(found: MetricComparison) -> list[str]:
+def notes(found: MetricComparison, lost: bool = True) -> list[str]:
     """What the table's numbers need said: who could not score and why, what
-    a tokenizer drops, and what an attribution to the paper carried."""
+    a tokenizer drops (unless ``lost`` is false: said already), and what an
+    attribution to the paper carried."""
     lines = [f"{e.impl} could not score: {e.error}" for e in failures(found)]
     losing: dict[str, list[str]] = {}  # one line per loss, naming who suffers it
     for entry in found.scores:
-        if entry.lost is not None:
+        if entry.lost is not None and lost:
             losing.setdefault(entry.lost.message().removeprefix(entry.impl + " "),
                               []).append(entry.impl)
     lines += [f"{', '.join(names)} {_verb(what, len(names))}" for what, names in losing.items()]
@@ -107,19 +108,20 @@ def heading(found: MetricComparison) -> str:
     return f"{found.metric} ({scale(found)})"
 
 
-def body(found: MetricComparison, fmt: str) -> list[str]:
-    """What is said of one metric under its heading: the table, the notes, and a
-    sentence per pair whose gap was split."""
+def body(found: MetricComparison, fmt: str, lost: bool = True) -> list[str]:
+    """What is said of one metric under its heading: the table, the notes (what
+    a tokenizer drops, unless ``lost`` is false), and a sentence per pair whose
+    gap was split."""
     table = tabulate(rows(found), headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
                      disable_numparse=True)
     pairs = pair_gaps(found)
     if fmt == "md":
         lines = [table, ""]
-        lines += [f"- {note}" for note in notes(found)]
+        lines += [f"- {note}" for note in notes(found, lost)]
         lines += [f"- {gap.sentence()}" for gap in pairs]
         return lines
     lines = [table]
-    lines += notes(found)
+    lines += notes(found, lost)
     if pairs:
         lines.append("pairs:")
         lines += [f"  {gap.sentence()}" for gap in pairs]

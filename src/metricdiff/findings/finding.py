@@ -38,10 +38,14 @@ class Example:
     result_a: Result | None
     result_b: Result | None
     error: str = ""
+    #: An excerpt (``findings/excerpt.py``): how many segments the case has
+    #: (0: the example is the whole case), and which are shown (from 1).
+    segments: int = 0
+    shown: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        single = len(self.hyps) == 1
-        return {
+        single = len(self.hyps) == 1 and not self.segments
+        data: dict[str, Any] = {
             "case": self.case_id,
             "hypothesis": self.hyps[0] if single else list(self.hyps),
             "references": list(self.refs[0]) if single else [list(r) for r in self.refs],
@@ -49,6 +53,10 @@ class Example:
             "result_b": None if self.result_b is None else self.result_b.to_json(),
             "error": self.error,
         }
+        if self.segments:
+            data["segments"] = self.segments
+            data["shown"] = list(self.shown)
+        return data
 
 
 @attrs.frozen
