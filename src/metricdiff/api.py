@@ -37,6 +37,7 @@ from metricdiff.errors import InputError
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.findings.finding import Finding
+    from metricdiff.findings.pairs import DerivedPair
 
 #: Each segment's references, as the API takes them.
 PerSegment = Sequence[Sequence[str | None]]
@@ -165,14 +166,16 @@ def compare(
     report: str = "f",
     jobs: int = 2,
     timeout: float = 120.0,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> Comparison:
     """Every implementation's corpus score on each metric (default: bleu,
-    rouge-1, rouge-2, rouge-l, rouge-lsum) and every pair's gap split by axis,
-    as ``metricdiff compare`` (in points: BLEU 0-100, ROUGE × 100).  ``impls``:
-    who takes part besides the paper's profile (default: every available
-    implementation); ``report``: the ROUGE number compared (f, recall,
-    precision); ``jobs``, ``timeout``: the worker processes' number and time
-    allowed per implementation and metric.
+    rouge-1, rouge-2, rouge-l, rouge-lsum) and its gap to the paper split by
+    axis, as ``metricdiff compare`` (in points: BLEU 0-100, ROUGE × 100); the
+    gap of each of ``pairs`` too, and of every pair when at most four ``impls``
+    are named.  ``impls``: who takes part besides the paper's profile (default:
+    every available implementation); ``report``: the ROUGE number compared (f,
+    recall, precision); ``jobs``, ``timeout``: the worker processes' number and
+    time allowed per implementation and metric.
 
     Example:
         >>> import metricdiff
@@ -191,7 +194,8 @@ def compare(
 
     corpus = per_segment(hyps, refs, ref_streams)
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
-    return compare_corpus(dict.fromkeys(chosen, corpus), impls, report, jobs, timeout)
+    return compare_corpus(dict.fromkeys(chosen, corpus), impls, report, jobs, timeout,
+                          pairs=pairs)
 
 
 # ---------------------------------------------------------------- audit
@@ -208,10 +212,13 @@ class AuditResult:
     metrics: tuple[str, ...]
     findings: tuple[Finding, ...]
     comparison: Comparison | None = None
+    #: The pairs derived from the star: those asked for, and the largest gaps.
+    pairs: tuple[DerivedPair, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"metrics": list(self.metrics),
-                                "findings": [finding.to_json() for finding in self.findings]}
+                                "findings": [finding.to_json() for finding in self.findings],
+                                "pairs": [pair.to_json() for pair in self.pairs]}
         if self.comparison is not None:
             data["comparison"] = self.comparison.to_dict()["metrics"]
         return data
@@ -225,9 +232,11 @@ def audit(
     jobs: int = 1,
     timeout: float = 120.0,
     minimise: bool = True,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
-    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``.
+    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``;
+    ``pairs`` as its ``--pair``.
 
     Example:
         >>> import metricdiff
@@ -235,7 +244,7 @@ def audit(
         >>> result = metricdiff.audit(hyps, refs, metrics=["bleu"], minimise=False,
         ...                           impls=["reference", "reference[tokenize=13a]"])
         >>> [(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in result.findings]
-        [('agreement', 'reference', 'reference[tokenize=13a]', 'tokenize', ('none', '13a'))]
+        [('departure', 'reference', 'reference[tokenize=13a]', 'tokenize', ('none', '13a'))]
         >>> result.findings[0].first_difference
         'sys_len: 6 vs 7'
 
@@ -253,17 +262,20 @@ def audit(
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
     chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
-    config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
+    config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise, pairs=pairs)
     plan = {metric: user_cases(corpus, "input", metric) for metric in chosen}
     table = functools.partial(corpus_table, corpus=corpus, impls=impls, user_profile={},
-                              workers=jobs, timeout=timeout)
+                              workers=jobs, timeout=timeout, pairs=pairs)
     findings: list[Finding] = []
+    derived: list[DerivedPair] = []
     tables = []
     for done, made in audit_metrics(plan, config, table):
         findings += done.findings
+        derived += done.pairs
         assert made is not None  # a table was asked for
         tables.append(made)
-    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
+    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)),
+                       tuple(derived))
 
 
 # ---------------------------------------------------------------- implementations

@@ -18,6 +18,10 @@ def _names(impls: Iterable[str] | None) -> tuple[str, ...] | None:
     return None if impls is None else tuple(impls)
 
 
+def _pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple(pairs)
+
+
 def _quiet(_message: str) -> None:
     """Says nothing: the default ``progress``."""
 
@@ -58,4 +62,4 @@ class AuditConfig:
     progress_stream: TextIO | None = None
     strict: bool = False
     all_cases: bool = False
-    pairs: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=tuple)
+    pairs: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)
