@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from metricdiff.comparison.gaps import MetricComparison
+from metricdiff.comparison.gaps import MetricComparison, signed
 from metricdiff.findings.finding import FAILURES, KINDS, Example, Finding
 from metricdiff.findings.pairs import DerivedPair, PairCause
 from metricdiff.impls.base import Tolerance
@@ -158,6 +158,11 @@ class Departed:
     @property
     def name(self) -> str:
         return self.finding.impl_b
+
+    def said(self) -> str:
+        """What follows its name in a report: ``389 (+0.93 on your corpus)``."""
+        return (f"{self.finding.count}" + ("" if self.declared else " (not declared)")
+                + ("" if self.corpus is None else f" ({signed(self.corpus)} on your corpus)"))
 
 
 @attrs.frozen

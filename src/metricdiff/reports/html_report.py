@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from html import escape
 
 from metricdiff.comparison import render as corpus_table
-from metricdiff.comparison.gaps import MetricComparison, signed
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import COMPARED, Finding, cause_of, who
 from metricdiff.findings.pairs import PairCause
 from metricdiff.profiles.metrics import Result
@@ -207,11 +207,8 @@ def departures_section(section: MetricReport) -> str:
     else:
         rows = []
         for group in section.departures:
-            who = " · ".join(
-                f"<code>{escape(m.name)}</code> {m.finding.count}"
-                + ("" if m.declared else " (not declared)")
-                + ("" if m.corpus is None else f" ({escape(signed(m.corpus))} on your corpus)")
-                for m in group.members)
+            who = " · ".join(f"<code>{escape(m.name)}</code> {escape(m.said())}"
+                             for m in group.members)
             shown_by = group.shown
             rows.append([
                 td("<br>".join(f"{escape(axis)}: <code>{escape(before)}</code> → "

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from metricdiff.comparison import render as corpus_table
-from metricdiff.comparison.gaps import MetricComparison, signed
+from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.findings.pairs import PairCause
 from metricdiff.reports.content import (
@@ -193,11 +193,7 @@ def departures_section(section: MetricReport) -> list[str]:
     if section.departures:
         rows = []
         for group in section.departures:
-            who = " · ".join(
-                f"{code(m.name)} {m.finding.count}"
-                + ("" if m.declared else " (not declared)")
-                + ("" if m.corpus is None else f" ({signed(m.corpus)} on your corpus)")
-                for m in group.members)
+            who = " · ".join(f"{code(m.name)} {escape(m.said())}" for m in group.members)
             shown_by = group.shown
             rows.append([
                 "; ".join(f"{code(axis)} {code(before)} → {code(after)}"
