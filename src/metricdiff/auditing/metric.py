@@ -192,7 +192,7 @@ def explain_metric(scored: Scored, progress: Callable[[str], None],
                     (left.label == "stemmed") == (right.label == "stemmed")) and (
                     centre.person not in (left, right)):
                 found += agreement(metric, sides[left.name], sides[right.name], cases)
-    pairs = _derived(metric, people, sides, cases, asked)
+    pairs = _derived(metric, [p for p in people if p.name not in direct], sides, cases, asked)
     if line is not None:
         line.finish()
     progress(f"{metric}: {plural(len(found), 'finding')}")
@@ -213,9 +213,11 @@ def _centre(metric: str, people: Sequence[Participant], scores: Scores,
 def _derived(metric: str, people: Sequence[Participant], sides: dict[str, Side],
              cases: Sequence[Case], asked: Sequence[tuple[str, str]]) -> list[DerivedPair]:
     """The pairs ``asked`` for that both take part in ``metric``, then the
-    largest gaps among the others (the reference aside: its differences from a
-    participant are that participant's departures)."""
+    largest gaps among ``people`` (the reference aside: its differences from a
+    participant are that participant's departures; and those with an inferred
+    profile, whose pairs are checked directly)."""
     chosen = [(sides[a], sides[b], ASKED) for a, b in asked if a in sides and b in sides]
+    # (``sides`` has every participant: a pair asked for may have an inferred side.)
     named = {frozenset((a.person.name, b.person.name)) for a, b, _ in chosen}
     others = [sides[p.name] for p in people if p.impl != REFERENCE]
     chosen += [(a, b, LARGEST) for a, b in largest_gaps(others, cases)
