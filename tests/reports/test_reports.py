@@ -335,6 +335,16 @@ def test_a_pattern_lists_its_first_generated_case_and_every_other() -> None:
     assert group.not_listed == 2
 
 
+def test_a_pattern_lists_the_first_three_lines_of_a_users_files() -> None:
+    people = (person("ref"), person("a"))
+    lines = [f"h.txt:{n}" for n in range(1, 6)]
+    runs = {(p.name, case): bleu(10.0) for case in lines for p in people}
+    record = MetricRecord("bleu", people, (), tuple(CaseInfo(c, "user") for c in lines),
+                          runs, ())
+    [group] = pattern_groups(case_rows(record))
+    assert [row.case for row in group.listed] == lines[:3] and group.not_listed == 2
+
+
 def test_the_reports_list_what_the_pattern_lists() -> None:
     section = metric_report(mixed_sources())
     data = json_report.metric_json(section)

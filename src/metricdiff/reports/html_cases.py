@@ -13,6 +13,7 @@ from metricdiff.reports.matrix import (
     LISTED_PER_PATTERN,
     NOT_APPLICABLE,
     UNKNOWN,
+    USER_LINES_PER_PATTERN,
     Cell,
     PatternGroup,
 )
@@ -79,10 +80,10 @@ def cases_section(section: MetricReport) -> str:
         f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
         "without the headline number. The classes in column order are the case's "
         "pattern. The cases grouped by pattern, the most frequent first; every fixture "
-        "case and line of a user's files is listed, and the first "
-        f"{plural(LISTED_PER_PATTERN, 'generated case')} of each of the "
-        f"{LISTED_PATTERNS} most frequent patterns (the audit folder's "
-        "results.jsonl has them all).</p>\n"
+        f"case is listed, the first {USER_LINES_PER_PATTERN} lines of your files of "
+        f"each pattern, and the first {plural(LISTED_PER_PATTERN, 'generated case')} "
+        f"of each of the {LISTED_PATTERNS} most frequent patterns (the audit "
+        "folder's results.jsonl has them all).</p>\n"
         "<table>\n" + "\n".join(rows) + "\n</table>"
     )
 

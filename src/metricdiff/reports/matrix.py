@@ -11,10 +11,10 @@
   ``!`` for a crash, timeout or invalid output; ``-`` where the case does not apply
   to it; ``?`` where it gave a result without the headline number.  The string of
   classes is the case's *pattern of disagreement*; cases are grouped by pattern,
-  the most frequent first.  A report lists every fixture case and every line of a
-  user's files, but only the first ``LISTED_PER_PATTERN`` generated cases of a
-  pattern (thousands of them, alike within a pattern), and says how many more
-  there are.
+  the most frequent first.  A report lists every fixture case, but only the
+  first ``USER_LINES_PER_PATTERN`` lines of a user's files and the first
+  ``LISTED_PER_PATTERN`` generated cases of a pattern (hundreds or thousands of
+  them, alike within a pattern), and says how many more there are.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ LETTERS = string.ascii_uppercase + string.ascii_lowercase
 #: has a pattern of its own, and listing one of each made report.html megabytes.
 LISTED_PER_PATTERN = 1
 LISTED_PATTERNS = 20
+#: How many lines of a user's files a pattern lists: a corpus of hundreds of
+#: lines with twenty implementations made report.html megabytes too.
+USER_LINES_PER_PATTERN = 3
 GENERATED = "generated"
 
 
@@ -173,13 +176,15 @@ class PatternGroup:
     @property
     def listed(self) -> tuple[CaseRow, ...]:
         """The rows a report spells out, in the audit's order: the first
-        ``generated_listed`` generated cases and every other case."""
+        ``generated_listed`` generated cases, the first ``USER_LINES_PER_PATTERN``
+        of the user's, and every fixture."""
         chosen: list[CaseRow] = []
-        generated = 0
+        seen = {GENERATED: 0, "user": 0}
+        limits = {GENERATED: self.generated_listed, "user": USER_LINES_PER_PATTERN}
         for row in self.rows:
-            if row.source == GENERATED:
-                generated += 1
-                if generated > self.generated_listed:
+            if row.source in seen:
+                seen[row.source] += 1
+                if seen[row.source] > limits[row.source]:
                     continue
             chosen.append(row)
         return tuple(chosen)
