@@ -15,7 +15,9 @@ documented behaviour (cited beside it), not from running the audit.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 import pytest
@@ -285,3 +287,7 @@ def test_the_reports_are_small_and_no_cell_is_long() -> None:
     for line in markdown.splitlines():
         if line.startswith("| "):
             assert all(len(cell) <= 500 for cell in line.split(" | ")), line[:200]
+    page = (REPORTS / "report.html").read_text(encoding="utf-8")
+    for cell in re.findall(r"<td[^>]*>(.*?)</td>", page, flags=re.S):
+        text = html.unescape(re.sub(r"<[^>]+>", "", cell.replace("<br>", " ")))
+        assert len(text) <= 500, text[:200]

@@ -374,6 +374,25 @@ def test_report_json_writes_each_finding_on_one_line() -> None:
     assert json.loads(json_report.dumps(value)) == value
 
 
+def test_no_cell_holds_more_than_500_characters() -> None:
+    from metricdiff.reports import html_report, markdown
+
+    finding = load_audit(AUDIT).metrics[0].findings[0]
+    # twenty segments of 100 characters each, two references apiece: 6,000
+    # characters of text, far more than a cell may hold
+    texts = tuple("word " * 20 for _ in range(20))
+    big = attrs.evolve(finding, example=attrs.evolve(
+        finding.example, hyps=texts, refs=tuple((t, t) for t in texts)))
+    cell = markdown.example_cell(big, 7, ("a", "b"))
+    assert len(cell) <= 500 and cell.endswith("#7 in report.json)")
+    page_cell = html_report.example_cell(big, 7, ("a", "b"))
+    shown = re.sub(r"<[^>]+>", "", page_cell.replace("<br>", " "))
+    assert len(shown) <= 500 and "#7 in report.json" in shown
+    # a small example is shown whole, both sides' numbers after it
+    small = markdown.example_cell(finding, 1, ("a", "b"))
+    assert "report.json" not in small and " vs `b` " in small
+
+
 def test_markdown_tables_are_not_padded() -> None:
     assert table(["a", "long header"], [["1", "x \\| y"]]) == (
         "| a | long header |\n|---|---|\n| 1 | x \\| y |"
