@@ -31,6 +31,8 @@ from metricdiff.scoring.outcomes import headlines
 #: How many of a metric's pairs the audit derives unasked: those whose typical
 #: difference is largest.
 LARGEST_GAPS = 3
+#: At most about this many cases rank the pairs (``largest_gaps``).
+RANKED_CASES = 2000
 
 
 def derive_pair(metric: str, left: Side, right: Side, cases: Sequence[Case],
@@ -115,6 +117,8 @@ def largest_gaps(sides: Sequence[Side], cases: Sequence[Case],
                   if origin is None or (case.origin == origin and len(case.hyps) == 1)]
         if chosen:
             break
+    # A ranking: an even sample of a large corpus's cases ranks the pairs as well.
+    chosen = chosen[::max(1, len(chosen) // RANKED_CASES)]
     heads = {side.person.name: headlines(side.results) for side in sides}
     ranked = []
     for place, left in enumerate(sides):
