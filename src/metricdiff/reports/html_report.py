@@ -85,6 +85,9 @@ table.matrix td { text-align: center; font-size: 0.9em; white-space: nowrap; }
 table.matrix td.self { background: #eee; }
 .key { padding: 0 0.4em; border: 1px solid #bbb; }
 details summary { cursor: pointer; margin: 0.4em 0; }
+table.cases td { text-align: center; font-family: ui-monospace, monospace;
+  background: """ + CLASS_COLOURS[0] + """; }
+table.cases th { font-weight: normal; }
 .depart { background: #ffe3a3; font-weight: bold; }
 .paper td { font-style: italic; background: #f7f7f7; }
 .inv { background: #ffe066; color: #7a3b00; border-radius: 3px; padding: 0 1px;
