@@ -13,6 +13,7 @@ count for the package, its departures are not the package's defaults.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 import attrs
@@ -81,7 +82,11 @@ def defect_of(finding: Finding) -> str | None:
     """The defect a finding shows, as the table names it (``unexplained``,
     ``crash ValueError``), or None for one that shows none."""
     if finding.kind in FAILURES:
-        return f"{finding.kind} {finding.example.error.split(':')[0]}".strip()
+        # The error's type, or what it says without its numbers (``recall 1.1
+        # outside [0, 1]`` and ``recall 2 outside [0, 1]`` are one defect).
+        what = re.sub(r" -?[0-9][0-9.e+-]* outside", " outside",
+                      finding.example.error.split(":")[0])
+        return f"{finding.kind} {what}".strip()
     if finding.kind == "conformance" and is_unexplained(finding):
         return "unexplained"
     return None
