@@ -106,7 +106,8 @@ def attribute_gap(a: Options, b: Options, reference: ReferenceScorer) -> tuple[A
 
     inert = inert_axes(a, b, reference.refs)
     found = attribute(a, b, score, inert=inert, prepare=reference.prepare)
-    players = [axis for c in found.contributions for axis in c.axis.split(",")]
+    players = [axis for c in found.contributions for axis in c.axis.split(",")
+               if axis not in inert]  # an inert axis is never switched
     return found, refusal_note(players, [p for p in dict.fromkeys(used) if p in reference.refused],
                                reference.refused)
 
