@@ -114,14 +114,15 @@ def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table
     """``metric`` scored, and its explaining begun."""
     scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
     fork = config.workers > 1 and config.executor is None and len(cases) <= FORK_CASES_AT_MOST
-    return scored, Background(functools.partial(_explain, scored, config, table, fork), fork)
+    return scored, Background(functools.partial(_explain, scored, config, table), fork)
 
 
-def _explain(scored: Scored, config: AuditConfig, table: Table | None, forked: bool
+def _explain(scored: Scored, config: AuditConfig, table: Table | None
              ) -> tuple[Explained, MetricComparison | None]:
-    # A forked child draws no progress line: this process draws the next
-    # metric's scoring on the same terminal meanwhile.
-    stream = None if forked else config.progress_stream
+    # Only a metric too large to fork draws its explaining on the progress line,
+    # whatever the executor (a forked child would draw over this process's line
+    # for the next metric's scoring; a small metric is explained in seconds).
+    stream = config.progress_stream if len(scored.cases) > FORK_CASES_AT_MOST else None
     explained = explain_metric(scored, config.progress, config.pairs, stream)
     return explained, None if table is None else table(scored, explained.inferred)
 
