@@ -35,7 +35,7 @@ PAGE = ROOT / "docs" / "architecture.md"
 #: package's face (``__init__.py``: the API's names, handed on lazily) and the
 #: deprecated ``implementations.py`` alias, which nothing inside imports.
 LAYERS: list[tuple[str, ...]] = [
-    ("errors", "wording", "atomic", "machine_paths", "json_values", "_version"),
+    ("errors", "wording", "atomic", "machine_paths", "json_values", "_version", "progress"),
     ("statistics",), ("profiles",), ("cases",), ("impls",), ("scoring",), ("comparison",),
     ("findings",), ("reports",), ("auditing",), ("locks",), ("api",), ("cli",),
     ("__init__", "implementations"),

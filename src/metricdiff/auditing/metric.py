@@ -54,7 +54,7 @@ from metricdiff.findings.witness import REFERENCE, Found, Participant, Witness
 from metricdiff.impls import adapter_names
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.progress import Progress
-from metricdiff.scoring.execution import CaseResult
+from metricdiff.scoring.jobs import CaseResult
 from metricdiff.scoring.memos import trim_memos
 from metricdiff.wording import plural
 
