@@ -15,7 +15,6 @@ import time
 from typing import TextIO
 
 
-
 def duration(seconds: float) -> str:
     """``12 s``, ``3 min 05 s``, ``1 h 02 min``: a time left, short."""
     whole = max(0, round(seconds))
