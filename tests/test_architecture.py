@@ -38,7 +38,7 @@ PAGE = ROOT / "docs" / "architecture.md"
 #: imports.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "wording", "machine_paths", "json_values", "_version", "limits",
-     "markdown_text"),
+     "markdown_text", "progress"),
     ("atomic", "input_files"), ("statistics",), ("profiles",), ("cases",), ("impls",),
     ("scoring",), ("comparison",), ("findings",), ("reports",), ("auditing",), ("locks",),
     ("api", "plugin", "testing"), ("cli",),

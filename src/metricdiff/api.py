@@ -39,6 +39,7 @@ from metricdiff.input_files import lone_surrogate
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.findings.finding import Finding
+    from metricdiff.findings.pairs import DerivedPair
 
 
 def _preview(text: str) -> str:
@@ -240,14 +241,16 @@ def compare(
     report: str = "f",
     jobs: int = 2,
     timeout: float = 120.0,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> Comparison:
     """Every implementation's corpus score on each metric (default: bleu,
-    rouge-1, rouge-2, rouge-l, rouge-lsum) and every pair's gap split by axis,
-    as ``metricdiff compare`` (in points: BLEU 0-100, ROUGE × 100).  ``impls``:
-    who takes part besides the paper's profile (default: every available
-    implementation); ``report``: the ROUGE number compared (f, recall,
-    precision); ``jobs``, ``timeout``: the worker processes' number and time
-    allowed per implementation and metric.
+    rouge-1, rouge-2, rouge-l, rouge-lsum) and its gap to the paper split by
+    axis, as ``metricdiff compare`` (in points: BLEU 0-100, ROUGE × 100); the
+    gap of each of ``pairs`` too, and of every pair when at most four ``impls``
+    are named.  ``impls``: who takes part besides the paper's profile (default:
+    every available implementation); ``report``: the ROUGE number compared (f,
+    recall, precision); ``jobs``, ``timeout``: the worker processes' number and
+    time allowed per implementation and metric.
 
     Example:
         >>> import metricdiff
@@ -274,7 +277,8 @@ def compare(
         raise ConventionError(f"report must be one of {', '.join(REPORTS)}, not {report!r}")
     workers, seconds = _workers(jobs, timeout)
     with load_timeout(seconds):
-        return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds)
+        return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds,
+                              pairs=pairs)
 
 
 # ---------------------------------------------------------------- audit
@@ -291,10 +295,13 @@ class AuditResult:
     metrics: tuple[str, ...]
     findings: tuple[Finding, ...]
     comparison: Comparison | None = None
+    #: The pairs derived from the star: those asked for, and the largest gaps.
+    pairs: tuple[DerivedPair, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"metrics": list(self.metrics),
-                                "findings": [finding.to_json() for finding in self.findings]}
+                                "findings": [finding.to_json() for finding in self.findings],
+                                "pairs": [pair.to_json() for pair in self.pairs]}
         if self.comparison is not None:
             data["comparison"] = self.comparison.to_dict()["metrics"]
         return data
@@ -308,9 +315,11 @@ def audit(
     jobs: int = 1,
     timeout: float = 120.0,
     minimise: bool = True,
+    pairs: Sequence[tuple[str, str]] = (),
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
-    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``.
+    segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``;
+    ``pairs`` as its ``--pair``.
 
     Example:
         >>> import metricdiff
@@ -318,7 +327,7 @@ def audit(
         >>> result = metricdiff.audit(hyps, refs, metrics=["bleu"], minimise=False,
         ...                           impls=["reference", "reference[tokenize=13a]"])
         >>> [(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in result.findings]
-        [('agreement', 'reference', 'reference[tokenize=13a]', 'tokenize', ('none', '13a'))]
+        [('departure', 'reference', 'reference[tokenize=13a]', 'tokenize', ('none', '13a'))]
         >>> result.findings[0].first_difference
         'sys_len: 6 vs 7'
 
@@ -341,18 +350,21 @@ def audit(
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
     impls = _impls(named, chosen)
     jobs, timeout = _workers(jobs, timeout)
-    config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise)
+    config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise, pairs=pairs)
     plan = {metric: user_cases(corpus, "input", metric) for metric in chosen}
     table = functools.partial(corpus_table, corpus=corpus, impls=impls, user_profile={},
-                              workers=jobs, timeout=timeout)
+                              workers=jobs, timeout=timeout, pairs=pairs)
     findings: list[Finding] = []
+    derived: list[DerivedPair] = []
     tables = []
     with load_timeout(timeout):
         for done, made in audit_metrics(plan, config, table):
             findings += done.findings
+            derived += done.pairs
             assert made is not None  # a table was asked for
             tables.append(made)
-    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)))
+    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)),
+                       tuple(derived))
 
 
 # ---------------------------------------------------------------- implementations

@@ -1,5 +1,7 @@
 """The audit names the known causes of disagreement (issue 4's acceptance list),
-each on a small case chosen so that the cause shows.  Every expected axis comes from
+each on a small case chosen so that the cause shows: an implementation's
+departure from the paper's profile, or, for two implementations, their pair
+derived from the star (asked for, as ``--pair`` does).  Every expected axis comes from
 the peer's documented behaviour (cited beside it), not from running the audit.
 
 Each test first checks that its peers are installed (and skips if not); an audit
@@ -18,11 +20,18 @@ from metricdiff.impls import get_adapter
 pytestmark = pytest.mark.filterwarnings("ignore")
 
 
-def causes(metric: str, impls: list[str], texts: list[tuple[str, list[str]]]) -> set[tuple]:
+def causes(metric: str, impls: list[str], texts: list[tuple[str, list[str]]],
+           pairs: tuple[tuple[str, str], ...] = ()) -> set[tuple]:
+    """Every cause the audit names: its findings' (a departure's sides are the
+    reference under the paper's profile and the implementation), and those of
+    the ``pairs`` derived from the star, as ``derived``."""
     cases = [Case((hyp,), (tuple(refs),), id=f"c{i}", origin="user") for i, (hyp, refs) in
              enumerate(texts)]
-    audit = audit_metric(metric, cases, AuditConfig(impls, workers=1, timeout=120, minimise=False))
-    return {(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in audit.findings}
+    audit = audit_metric(metric, cases, AuditConfig(impls, workers=1, timeout=120,
+                                                    minimise=False, pairs=pairs))
+    found = {(f.kind, f.impl_a, f.impl_b, f.axis, f.values) for f in audit.findings}
+    return found | {("derived", pair.impl_a, pair.impl_b, cause.axis, cause.values)
+                    for pair in audit.pairs for cause in pair.causes}
 
 
 def axes_of(found: set[tuple], impl_a: str, impl_b: str) -> set[str]:
@@ -46,8 +55,9 @@ def test_bleu_tokenization_13a_vs_intl():
     # symbol; 13a only off ASCII punctuation, so the guillemets stay on their words.
     pytest.importorskip("sacrebleu")
     found = causes("bleu", ["sacrebleu"],
-                   [("«Bonjour» dit-il.", ["« Bonjour » dit-il ."])])
-    assert ("agreement", "sacrebleu", "sacrebleu+intl", "tokenize", ("13a", "intl")) in found
+                   [("«Bonjour» dit-il.", ["« Bonjour » dit-il ."])],
+                   (("sacrebleu", "sacrebleu+intl"),))
+    assert ("derived", "sacrebleu", "sacrebleu+intl", "tokenize", ("13a", "intl")) in found
 
 
 def test_nltk_denominator_one_for_short_hypotheses():
@@ -70,7 +80,7 @@ def test_sacrebleu_all_zero_early_return():
     pytest.importorskip("sacrebleu")
     pytest.importorskip("pycocoevalcap")
     found = causes("bleu", ["sacrebleu", "pycocoevalcap"],
-                   [("x y z w", ["a b c d"])])
+                   [("x y z w", ["a b c d"])], (("sacrebleu", "pycocoevalcap"),))
     assert "all_zero" in axes_of(found, "sacrebleu", "pycocoevalcap")
 
 
@@ -94,10 +104,10 @@ def test_rouge_tokenizers_drop_non_ascii():
     pytest.importorskip("rouge_score")
     found = causes("rouge-1", ["reference", "rouge-score", "rouge155"],
                    [("Привет мир cat", ["Привет мир dog cat"])])
-    assert ("agreement", "reference", "rouge-score", "tokenize",
+    assert ("departure", "reference", "rouge-score", "tokenize",
             ("none", "rouge-score")) in found
     if get_adapter("rouge155", "rouge-1").unavailable_reason() is None:
-        assert ("agreement", "reference", "rouge155", "tokenize",
+        assert ("departure", "reference", "rouge155", "tokenize",
                 ("none", "rouge155")) in found
 
 
@@ -107,7 +117,7 @@ def test_rouge_score_best_f_vs_perl_pooled():
     pytest.importorskip("rouge_score")
     require_impl("rouge155", "rouge-1")
     found = causes("rouge-1", ["rouge-score", "rouge155"],
-                   [("a b c d", ["a b c d", "x y z w v u"])])
+                   [("a b c d", ["a b c d", "x y z w v u"])], (("rouge-score", "rouge155"),))
     assert "multi_ref" in axes_of(found, "rouge-score", "rouge155")
 
 
@@ -138,7 +148,8 @@ def test_porter_variants():
     # nltk.stem.porter.PorterStemmer in both modes); "die" has 3 letters, unstemmed.
     pytest.importorskip("rouge_score")
     found = causes("rouge-1", ["reference", "rouge-score"],
-                   [("the cat was dying", ["the cat will die"])])
+                   [("the cat was dying", ["the cat will die"])],
+                   (("reference+stemmed", "rouge-score+stemmed"),))
     stemmed = {
         axis for (_k, a, b, axis_list, _v) in found
         if {a, b} == {"reference+stemmed", "rouge-score+stemmed"}

@@ -85,6 +85,8 @@ def hostile_audit(tmp_path: Path) -> Path:
     for finding in findings:
         finding["example"].update(hypothesis=HOSTILE_HYP, references=[HOSTILE_REF],
                                   error=HOSTILE_ERROR if finding["kind"] == "crash" else "")
+        finding["example"].pop("segments", None)  # one segment now, not an excerpt
+        finding["example"].pop("shown", None)
     findings_path.write_text(json.dumps(findings), encoding="utf-8")
     about_path = folder / "audit.json"
     about = json.loads(about_path.read_text(encoding="utf-8"))
@@ -124,7 +126,7 @@ class Rendered(HTMLParser):
 
 #: The tags report.md's own Markdown makes: headings, paragraphs, lists, tables,
 #: code spans, bold and italic.  Any other tag came from the data.
-MARKDOWN_TAGS = {"h1", "h2", "h3", "p", "ul", "li", "table", "thead", "tbody", "tr", "th",
+MARKDOWN_TAGS = {"h1", "h2", "h3", "h4", "p", "ul", "li", "table", "thead", "tbody", "tr", "th",
                  "td", "code", "strong", "em"}
 
 

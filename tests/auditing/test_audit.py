@@ -83,15 +83,15 @@ def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixtu
 
     findings = json.loads((out / "findings.json").read_text(encoding="utf-8"))
     check_public_shape(findings)
-    agreements = [
+    departures = [
         f for f in findings
-        if f["kind"] == "agreement" and {f["impl_a"], f["impl_b"]} == {"reference", "sacrebleu"}
+        if f["kind"] == "departure" and {f["impl_a"], f["impl_b"]} == {"reference", "sacrebleu"}
     ]
-    # Tokenization alone parts them (module docstring), on both lines and on the
-    # corpus of the two: one finding, three cases.
-    assert len(agreements) == 1
-    [finding] = agreements
-    # pairs are taken in --impl order: the reference is the left-hand side
+    # Tokenization alone parts sacrebleu from the paper's profile (module
+    # docstring), on both lines and on the corpus of the two: one finding, three
+    # cases; the reference under the paper's profile is its left-hand side.
+    assert len(departures) == 1
+    [finding] = departures
     assert (finding["impl_a"], finding["impl_b"]) == ("reference", "sacrebleu")
     assert finding["axis"] == "tokenize"
     assert finding["values"] == ["none", "13a"]
@@ -102,8 +102,9 @@ def test_user_files_with_punctuation(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert finding["max_delta"] == pytest.approx(100 * ((3 / 7) ** 0.25 - (1 / 3) ** 0.25))
     assert finding["first_difference"].startswith("sys_len")
     assert finding["explained"] is True
-    # sacrebleu and the reference agree with the reference configured as them
-    assert not [f for f in findings if f["kind"] == "conformance"]
+    # sacrebleu and the reference agree with the reference configured as them,
+    # and no pair is checked directly (every participant declares its profile)
+    assert not [f for f in findings if f["kind"] in ("conformance", "agreement")]
     # the (minimised) example still shows two different results
     example = finding["example"]
     assert example["result_a"]["score"] != example["result_b"]["score"]
@@ -223,7 +224,8 @@ def test_a_crashing_implementation_is_a_finding(
     out = tmp_path / "out"
     status, stdout, _ = audit(
         capsys, *write_inputs(tmp_path, hyps, refs), "--metric", "bleu",
-        "--impl", "reference", "--impl", "sacrebleu", "--impl", "crashy", "--out", str(out),
+        "--impl", "reference", "--impl", "sacrebleu", "--impl", "crashy",
+        "--pair", "crashy,sacrebleu", "--out", str(out),
     )
     assert status == 0
     assert stdout.strip().splitlines()[-1].startswith("audit:")
@@ -241,18 +243,23 @@ def test_a_crashing_implementation_is_a_finding(
     assert "BOOM" in crash["example"]["hypothesis"]
     assert "[crash] crash: ValueError: crashy (2)" in stdout
 
-    # The others' findings are still there: reference vs sacrebleu part on the
-    # tokenization of line 1 and of the corpus (line 2 has no punctuation).
-    pair = [f for f in findings if f["kind"] == "agreement"
-            and {f["impl_a"], f["impl_b"]} == {"reference", "sacrebleu"}]
-    assert [(f["axis"], f["count"]) for f in pair] == [("tokenize", 2)]
-    # crashy is the reference where it does not crash: it agrees with it, and
-    # parts from sacrebleu on line 1 only (its corpus crashed).
-    assert not [f for f in findings if f["kind"] == "agreement"
-                and {f["impl_a"], f["impl_b"]} == {"reference", "crashy"}]
-    crashy_sacrebleu = [f for f in findings if f["kind"] == "agreement"
-                        and {f["impl_a"], f["impl_b"]} == {"crashy", "sacrebleu"}]
-    assert [(f["axis"], f["count"]) for f in crashy_sacrebleu] == [("tokenize", 1)]
+    # The others' findings are still there: sacrebleu departs from the paper's
+    # profile on the tokenization of line 1 and of the corpus (line 2 has no
+    # punctuation).
+    departed = [f for f in findings if f["kind"] == "departure"
+                and {f["impl_a"], f["impl_b"]} == {"reference", "sacrebleu"}]
+    assert [(f["axis"], f["count"]) for f in departed] == [("tokenize", 2)]
+    # crashy is the reference where it does not crash: no departure, no pair finding.
+    assert not [f for f in findings if "crashy" in (f["impl_a"], f["impl_b"])
+                and f["kind"] != "crash"]
+    # Its pair with sacrebleu, derived from the two stars: compared on line 1
+    # alone (line 2 and the corpus crashed), where they part on tokenization.
+    [pair] = [p for p in json.loads((out / "pairs.json").read_text(encoding="utf-8"))
+              if p["why"] == "asked"]
+    assert (pair["impl_a"], pair["impl_b"], pair["compared"], pair["differing"],
+            pair["predicted"]) == ("crashy", "sacrebleu", 1, 1, 1)
+    assert [(c["axis"], c["values"], c["count"]) for c in pair["causes"]] == [
+        ("tokenize", ["none", "13a"], 1)]
 
     rows = [json.loads(line) for line in
             (out / "results.jsonl").read_text(encoding="utf-8").splitlines()]

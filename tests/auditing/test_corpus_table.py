@@ -56,8 +56,12 @@ def test_audit_leads_with_the_table_of_the_corpus(
     assert lines[0].startswith("== bleu: ")
     assert lines[1] == "   your corpus (BLEU, points 0-100):"
     first_cause = next(i for i, line in enumerate(lines) if line.startswith("   ["))
-    assert any("reference vs sacrebleu" not in line and "vs sacrebleu" in line
-               for line in lines[2:first_cause])  # the sentences come before the causes
+    # the table (each one's gap to the paper split by axis) and, three
+    # implementations being named, each pair's sentence come before the causes
+    assert any(line.split()[:2] == ["sacrebleu", f"{SACREBLEU:.2f}"]
+               for line in lines[2:first_cause])
+    assert any(line.strip().startswith("sacrebleu ") and " vs nltk " in line
+               for line in lines[2:first_cause])
 
     [table] = json.loads((out / "compare.json").read_text(encoding="utf-8"))
     assert table["scores"]["reference"]["score"] == pytest.approx(PAPER, abs=1e-9)
@@ -80,8 +84,12 @@ def test_audit_leads_with_the_table_of_the_corpus(
 
     report = (out / "report.md").read_text(encoding="utf-8")
     assert (report.index("### Your corpus: BLEU, points 0-100")
-            < report.index("### Conventions") < report.index("### Findings"))
-    assert f"- {gap['sentence']}" in report
+            < report.index("### Departures") < report.index("### Conventions"))
+    [pair] = [g for g in table["gaps"] if (g["impl_a"], g["impl_b"]) == ("sacrebleu", "nltk")]
+    assert f"- {pair['sentence']}" in report
+    # the table's row: sacrebleu's gap to the paper, split by axis
+    assert (f"| `sacrebleu` | {SACREBLEU:.2f} | — | +{SACREBLEU - PAPER:.2f} "
+            f"| tokenize +{SACREBLEU - PAPER:.2f} · residual 0.00 |") in report
     html = (out / "report.html").read_text(encoding="utf-8")
     assert html.index("<h3>Your corpus") < html.index("<h3>Conventions</h3>")
     data = json.loads((out / "report.json").read_text(encoding="utf-8"))
@@ -161,7 +169,7 @@ def test_each_metric_is_printed_and_written_as_it_finishes(
                             "--no-minimise", "--out", str(out))
     assert status == 130
     assert text.startswith("== bleu: reference, sacrebleu, sacrebleu+intl\n")
-    assert "[agreement] tokenize: none vs 13a: reference vs sacrebleu" in text
+    assert "[departure] tokenize: none vs 13a: sacrebleu (3)" in text
     assert "== rouge-1" not in text
     assert err.splitlines()[-1] == (
         f"metricdiff: interrupted; the reports of bleu are in {out} (`metricdiff report "

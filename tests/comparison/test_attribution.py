@@ -219,7 +219,7 @@ def test_an_attribution_scored_together_is_the_one_scored_profile_by_profile() -
     # scored in one pass (``ReferenceScorer.prepare``).  The oracle: the same
     # attribution, each profile scored alone by the reference's corpus_score.
     from helpers import large_corpus
-    from metricdiff.comparison.corpus import ReferenceScorer
+    from metricdiff.comparison.scorer import ReferenceScorer
     from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
     from metricdiff.profiles import with_overrides
     from metricdiff.profiles.metrics import paper_options

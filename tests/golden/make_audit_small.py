@@ -1,16 +1,20 @@
-"""Regenerate ``tests/golden/audit_small/``: a real ``metricdiff audit --out`` on six
-fixed lines, with the peers installed (sacrebleu, nltk, rouge-score) and the
+"""Regenerate ``tests/golden/audit_small/``: a real ``metricdiff audit --out`` on seven
+fixed lines, with the peers installed (sacrebleu, nltk, rouge-score, and Moses'
+multi-bleu.perl, whose empty references are an explained and an unexplained
+conformance finding) and the
 ``crashy`` implementation of ``auditing/test_audit.py`` (the reference's BLEU, raising on
-``BOOM``) taking part, so that the folder holds a crash, an explained and an
-unexplained conformance finding, agreement findings, and texts with tabs,
-no-break and zero-width spaces, a combining mark and ``<script>``.
+``BOOM``) taking part, and ``--pair sacrebleu,nltk``, so that the folder holds a
+crash, an explained and an unexplained conformance finding, departures, a pair
+derived from the star (``pairs.json``), the table of the user's corpus
+(``compare.json``), and texts with tabs, no-break and zero-width spaces, a
+combining mark and ``<script>``.
 
     .venv/bin/python tests/golden/make_audit_small.py
 
 The golden reports (``tests/golden/report.*``) are made from the folder by
 ``METRICDIFF_UPDATE_GOLDEN=1 .venv/bin/pytest tests/reports/test_reports.py``.  Only the
-three files the reports read are kept; the journal and reports the audit writes
-are removed.
+files the reports read are kept; the journal and reports the audit writes are
+removed.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ HYPS = [
     "R&amp;D spending rose",
     "BOOM goes the dynamite",
     "",
+    "the cat",
 ]
 REFS = [
     "the cat sat on the mat",
@@ -37,6 +42,7 @@ REFS = [
     '<script>alert("x")</script> | café xy',
     "R & D spending rose",
     "BOOM goes the dynamite",
+    "",
     "",
 ]
 
@@ -67,10 +73,10 @@ def main() -> int:
         status = cli([
             "audit", "--hyp", str(hyp), "--ref", str(ref), "--metric", "bleu",
             "--metric", "rouge-1", "--impl", "reference", "--impl", "sacrebleu",
-            "--impl", "nltk", "--impl", "crashy", "--impl", "rouge-score",
-            "--no-minimise", "--jobs", "1", "--out", str(OUT),
+            "--impl", "nltk", "--impl", "crashy", "--impl", "rouge-score", "--impl", "multi-bleu",
+            "--pair", "sacrebleu,nltk", "--no-minimise", "--jobs", "1", "--out", str(OUT),
         ])
-    for name in ("journal.jsonl", "report.md", "report.html", "report.json"):
+    for name in ("journal.jsonl", "report.md", "report.html", "report.json", "packages.md"):
         (OUT / name).unlink(missing_ok=True)
     return status
 

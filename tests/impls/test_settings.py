@@ -190,19 +190,25 @@ def test_audit_with_two_settings_of_one_implementation(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     pytest.importorskip("rouge_score")
+    out_dir = tmp_path / "out"
+    stemmed = "rouge-score[stemmer=porter-nltk]"
     status, out, err = cli(capsys, "audit", "--metric", "rouge-1", "--impl", "rouge-score",
-                           "--impl", "rouge-score[stemmer=porter-nltk]", "--no-minimise",
-                           "--format", "json", *files(tmp_path))
+                           "--impl", stemmed, "--pair", f"rouge-score,{stemmed}",
+                           "--no-minimise", "--format", "json", "--out", str(out_dir),
+                           *files(tmp_path))
     assert status == 0, err
     findings = json.loads(out)
-    pairs = {(f["impl_a"], f["impl_b"]): f for f in findings if f["kind"] == "agreement"}
+    # Both declared: their pair is derived from the star, never a finding of its own.
+    assert not [f for f in findings if f["kind"] == "agreement"]
+    assert stemmed in {f["impl_b"] for f in findings if f["kind"] == "departure"}
     # Stemming turns cats/cat, running/runs, mats/mat, worlds/world into matches:
     # the two take part side by side and part on the stemmer alone.
-    finding = pairs[("rouge-score", "rouge-score[stemmer=porter-nltk]")]
-    assert (finding["axis"], finding["values"]) == ("stemmer", ["none", "porter-nltk"])
-    # rouge-score's own stemmer (its "+stemmed" participant) is the same setting.
-    assert ("rouge-score+stemmed", "rouge-score[stemmer=porter-nltk]") not in pairs
-    assert set(finding["signatures"]) == {"rouge-score", "rouge-score[stemmer=porter-nltk]"}
+    [pair] = [p for p in json.loads((out_dir / "pairs.json").read_text(encoding="utf-8"))
+              if p["why"] == "asked"]
+    assert (pair["impl_a"], pair["impl_b"]) == ("rouge-score", stemmed)
+    assert pair["differing"] == pair["predicted"] > 0
+    assert [(c["axis"], c["values"]) for c in pair["causes"]] == [
+        ("stemmer", ["none", "porter-nltk"])]
 
 
 def test_audit_o_is_for_your_own_implementation(

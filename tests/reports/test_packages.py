@@ -1,93 +1,120 @@
-"""The package table (reports/packages.md, and the README's copy of it): rows,
-departures, defects and verdicts on a small hand-made audit."""
+"""The package verdict table (every report leads with it; reports/packages.md,
+and the README's copy of it): rows, departures, defects and verdicts on a small
+hand-made audit."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from helpers import ROOT
-from metricdiff.reports.packages import HEADER, PackageRow, package_rows, table
+from metricdiff.findings.finding import Example, Finding
+from metricdiff.impls.base import Tolerance
+from metricdiff.reports.conformance import paper_profile
+from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord
+from metricdiff.reports.packages import (
+    HEADER,
+    PackageRow,
+    defects_cell,
+    departures_cell,
+    package_rows,
+    table,
+)
+
+PAPER = {"tokenize": "none", "smoothing": "none"}
+#: The paper's value on every BLEU axis (the profiles above override two).
+_BLEU_PAPER = paper_profile("bleu")
 
 
 def _person(name: str, impl: str, label: str, profile: dict[str, str],
-            package: str = "") -> dict[str, Any]:
-    departures = [axis for axis, value in profile.items() if value != PAPER[axis]]
-    return {"name": name, "impl": impl, "label": label, "version": "1.0",
-            "package": package, "profile": profile, "departures": departures}
-
-
-PAPER = {"tokenize": "none", "smoothing": "none"}
+            package: str = "") -> Implementation:
+    return Implementation(name, impl, label, "1.0", f"bleu|impl:{impl}-1.0",
+                          {**_BLEU_PAPER, **profile}, Tolerance(), package)
 
 
 def _finding(kind: str, a: str, b: str, count: int, axis: str = "",
-             values: tuple[str, str] = ("", ""), explained: bool = True) -> dict[str, Any]:
-    return {"kind": kind, "impl_a": a, "impl_b": b, "count": count, "axis": axis,
-            "values": list(values), "explained": explained}
+             values: tuple[str, str] = ("", ""), explained: bool = True,
+             error: str = "") -> Finding:
+    return Finding("bleu", a, b, kind, axis, values, "", count, 0.0,
+                   Example("c1", ("x",), (("y",),), None, None, error), {}, (), explained)
 
 
 #: One metric, four implementations and a profile variant, made up so that each
 #: verdict rule is met once.
-REPORT: dict[str, Any] = {"metrics": [{
-    "metric": "bleu",
-    "implementations": [
+RECORD = MetricRecord(
+    "bleu",
+    (
         _person("reference", "reference", "paper", PAPER),
         _person("plain", "plain", "declared", PAPER, package="plain-bleu"),
         _person("smooth", "smooth", "declared", {**PAPER, "smoothing": "exp"}),
         _person("smooth+intl", "smooth", "intl", {"tokenize": "intl", "smoothing": "exp"}),
         _person("broken", "broken", "declared", PAPER),
         _person("sly", "sly", "declared", PAPER),
-    ],
-    "findings": [
-        # agreement findings are between two peers: nobody's defect
+    ),
+    (), (CaseInfo("c1", "fixture"),), {},
+    (
+        # departures and a pair checked directly are nobody's defect
+        _finding("departure", "reference", "smooth", 5, "smoothing", ("none", "exp")),
         _finding("agreement", "plain", "smooth", 9, explained=False),
-        _finding("agreement", "plain", "smooth", 5, "smoothing", ("none", "exp")),
         _finding("conformance", "broken", "reference", 2, "unexplained", explained=False),
-        _finding("crash", "broken", "", 3),
+        _finding("crash", "broken", "", 3, error="ValueError: no"),
         # the variant's crash counts for its package
-        _finding("crash", "smooth+intl", "", 1),
+        _finding("crash", "smooth+intl", "", 1, error="KeyError: x"),
         # an undeclared convention, named by the explainer
         _finding("conformance", "sly", "reference", 4, "empty_bp", ("one", "zero")),
-    ],
-}]}
+    ),
+)
 
 
 def test_rows_group_variants_and_skip_the_reference() -> None:
-    rows = {row.implementation: row for row in package_rows(REPORT)}
+    rows = {row.implementation: row for row in package_rows([RECORD])}
     assert list(rows) == ["plain", "smooth", "broken", "sly"]
     assert rows["plain"].package == "plain-bleu"
     assert rows["plain"].metrics == ["bleu"]
 
 
 def test_departures_are_the_declared_profile_against_the_papers() -> None:
-    rows = {row.implementation: row for row in package_rows(REPORT)}
+    rows = {row.implementation: row for row in package_rows([RECORD])}
     # smooth declares smoothing=exp; its +intl variant's tokenize is not its default
-    assert rows["smooth"].departures == ["smoothing=exp"]
-    assert rows["plain"].departures == []
-    assert rows["sly"].found == ["empty_bp=zero"]
+    assert rows["smooth"].departures == {"bleu": ["smoothing=exp"]}
+    assert rows["plain"].departures == {}
+    assert rows["sly"].found == {"bleu": ["empty_bp=zero"]}
 
 
 def test_verdicts_by_hand() -> None:
-    rows = {row.implementation: row for row in package_rows(REPORT)}
+    rows = {row.implementation: row for row in package_rows([RECORD])}
     # plain: paper profile, no conformance finding, no failure
     assert rows["plain"].verdict == "conforms"
     assert rows["plain"].defects == {}
     # broken: 2 unexplained cases, 3 crashed ones
-    assert rows["broken"].defects == {"unexplained": 2, "crash": 3}
+    assert rows["broken"].defects == {"unexplained": {"bleu": 2},
+                                      "crash ValueError": {"bleu": 3}}
     assert rows["broken"].verdict == "defect"
     # smooth: a declared departure, but its variant crashed once
-    assert rows["smooth"].defects == {"crash": 1}
+    assert rows["smooth"].defects == {"crash KeyError": {"bleu": 1}}
     assert rows["smooth"].verdict == "defect"
     # sly: no declared departure, one found by the explainer
     assert rows["sly"].verdict == "convention"
 
 
 def test_a_row_as_markdown() -> None:
-    row = PackageRow("smooth", "smooth-bleu", "2.0", ["bleu"], ["smoothing=exp"], [],
-                     {"crash": 1})
+    row = PackageRow("smooth", "smooth-bleu", "2.0", ["bleu"], {"bleu": ["smoothing=exp"]}, {},
+                     {"crash KeyError": {"bleu": 1}})
     assert table([row]) == (
-        HEADER + "\n| `smooth` | smooth-bleu | 2.0 | bleu | `smoothing=exp` "
-        "| crash (1 case) | **defect** |\n"
+        HEADER + "\n| `smooth` | smooth-bleu | 2.0 | **defect** | `smoothing=exp` "
+        "| crash `KeyError` (1 case: bleu 1) |\n"
     )
+
+
+def test_a_package_of_both_families_says_which_departures_are_whose() -> None:
+    row = PackageRow("sumeval", departures={"bleu": ["tokenize=13a"],
+                                            "rouge": ["tokenize=rouge155"]},
+                     found={"rouge": ["variant=lsum"]})
+    assert departures_cell(row) == ("BLEU: `tokenize=13a`; ROUGE: `tokenize=rouge155`; "
+                                    "found: `variant=lsum`")
+
+
+def test_a_defect_in_many_metrics_with_the_same_count_is_said_once() -> None:
+    same = {metric: 42 for metric in ("rouge-1", "rouge-2", "rouge-l", "rouge-w")}
+    row = PackageRow("pyrouge", defects={"crash RuntimeError": same})
+    assert defects_cell(row) == "crash `RuntimeError` (42 cases in each of 4 metrics)"
 
 
 def _table_lines(text: str) -> list[str]:

@@ -36,7 +36,7 @@ from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
 from metricdiff.reports.content import listed_cases, metric_report
 from metricdiff.reports.markdown import table
-from metricdiff.reports.matrix import agreement, case_rows, pattern_groups
+from metricdiff.reports.matrix import agreements, case_rows, pattern_groups, quantile
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
 from metricdiff.reports.visible import visible, visible_html
 from metricdiff.statistics import BleuResult
@@ -67,11 +67,16 @@ def test_golden(name: str) -> None:
 
 def test_golden_audit_folder_is_what_reports_read(tmp_path: Path) -> None:
     """The golden folder holds a crash, explained and unexplained conformance
-    findings and agreement findings: every kind of row the reports have."""
+    findings, departures, a pair derived from the star and the table of the
+    user's corpus: every kind of row the reports have."""
     kinds = {(f["kind"], f["explained"]) for f in
              json.loads((AUDIT / "findings.json").read_text(encoding="utf-8"))}
     assert {("crash", False), ("conformance", True), ("conformance", False),
-            ("agreement", True)} <= kinds
+            ("departure", True)} <= kinds
+    pairs = json.loads((AUDIT / "pairs.json").read_text(encoding="utf-8"))
+    assert ("sacrebleu", "nltk", "asked") in {(p["impl_a"], p["impl_b"], p["why"])
+                                               for p in pairs}
+    assert (AUDIT / "compare.json").exists()
 
 
 # ------------------------------------------------------------------ escaping
@@ -103,6 +108,8 @@ def with_script(tmp_path: Path) -> Path:
         example["references"] = ['<img src=x onerror="alert(2)">']
         example["error"] = "ValueError: </td><script>alert(3)</script>"
         example["case"] = "<b>case</b>"
+        example.pop("segments", None)  # one segment now, not an excerpt
+        example.pop("shown", None)
     path.write_text(json.dumps(findings), encoding="utf-8")
     return folder
 
@@ -166,7 +173,9 @@ def test_audit_out_writes_the_reports_report_from_rewrites_them(
     # "dogs"/"dog" match only when stemmed, so they disagree on both lines
     assert [i["name"] for i in metric["implementations"]] == ["reference", "reference+stemmed"]
     assert metric["implementations"][1]["departures"] == ["stemmer"]
-    assert metric["agreement"]["differing_cases"][0][1] == 3  # two lines and the corpus
+    # the matrix of the user's text: the two lines (the whole corpus is no segment)
+    [text] = metric["agreement"]
+    assert (text["group"], text["differing_cases"][0][1]) == ("your text", 2)
 
     again = tmp_path / "again"
     assert main(["report", "--from", str(out), "--out", str(again)]) == 0
@@ -259,18 +268,40 @@ def record() -> MetricRecord:
 
 
 def test_agreement_matrix() -> None:
-    matrix = agreement(record())
-    assert matrix.names == ("ref", "a", "loose")
-    # ref vs a: c1, c2, c4 compared (a crashed on c3, cannot take c5); |10 - 11| = 1
-    assert matrix.max_delta[0][1] == matrix.max_delta[1][0] == 1.0
-    assert (matrix.differing[0][1], matrix.compared[0][1]) == (1, 3)
-    # ref vs loose: all five; 2, 0.3, 0, 2, 0; 0.3 is within loose's 0.5
-    assert matrix.max_delta[0][2] == 2.0
-    assert (matrix.differing[0][2], matrix.compared[0][2]) == (2, 5)
-    # a vs loose: c1 2, c2 0.7, c4 2
-    assert matrix.max_delta[1][2] == 2.0
-    assert (matrix.differing[1][2], matrix.compared[1][2]) == (3, 3)
-    assert matrix.max_delta[1][1] == 0.0 and matrix.largest == 2.0
+    [matrix] = agreements(record())  # every case is a line of the user's: one group
+    assert (matrix.group, matrix.cases, matrix.names) == ("your text", 5, ("ref", "a", "loose"))
+    cells = matrix.cells
+    # ref vs a: c1, c2, c4 compared (a crashed on c3, cannot take c5); |Δ| 0, 1, 0:
+    # one differs (c2), by 1; the mean over the three is 1/3
+    assert cells[0][1] == cells[1][0]
+    assert (cells[0][1].compared, cells[0][1].differing) == (3, 1)
+    assert (cells[0][1].median, cells[0][1].p95) == (1.0, 1.0)
+    assert cells[0][1].mean == pytest.approx(1 / 3)
+    # ref vs loose: all five, |Δ| 2, 0.3, 0, 2, 0; 0.3 is within loose's 0.5
+    assert (cells[0][2].compared, cells[0][2].differing) == (5, 2)
+    assert (cells[0][2].median, cells[0][2].p95) == (2.0, 2.0)
+    assert cells[0][2].mean == pytest.approx(4.3 / 5)
+    # a vs loose: c1 2, c2 0.7, c4 2: all three beyond 0.5
+    assert (cells[1][2].compared, cells[1][2].differing) == (3, 3)
+    assert (cells[1][2].median, cells[1][2].p95) == (2.0, 2.0)
+    assert cells[1][2].mean == pytest.approx(4.7 / 3)
+    # an implementation against itself: nothing differs
+    assert (cells[1][1].differing, cells[1][1].median) == (0, None)
+
+
+def test_quantile_is_the_nearest_rank() -> None:
+    # by hand: the 95th percentile of 1..100 is the 95th value, of 1..20 the 19th
+    # (ceil(0.95 * 20) = 19), of one value that value; the median rank of 1..4 is 2
+    assert quantile(list(range(1, 101)), 0.95) == 95
+    assert quantile(list(range(1, 21)), 0.95) == 19
+    assert quantile([7.0], 0.95) == 7.0
+    assert quantile([1, 2, 3, 4], 0.5) == 2
+
+
+def test_generated_cases_have_a_matrix_of_their_own() -> None:
+    # mixed_sources: a line of the user's, a fixture, three generated cases
+    found = {m.group: m.cases for m in agreements(mixed_sources())}
+    assert found == {"your text": 1, "fixtures": 1, "generated edge cases": 3}
 
 
 def test_patterns_group_cases_by_who_agrees_with_whom() -> None:
@@ -304,6 +335,16 @@ def test_a_pattern_lists_its_first_generated_case_and_every_other() -> None:
     assert group.not_listed == 2
 
 
+def test_a_pattern_lists_the_first_three_lines_of_a_users_files() -> None:
+    people = (person("ref"), person("a"))
+    lines = [f"h.txt:{n}" for n in range(1, 6)]
+    runs = {(p.name, case): bleu(10.0) for case in lines for p in people}
+    record = MetricRecord("bleu", people, (), tuple(CaseInfo(c, "user") for c in lines),
+                          runs, ())
+    [group] = pattern_groups(case_rows(record))
+    assert [row.case for row in group.listed] == lines[:3] and group.not_listed == 2
+
+
 def test_the_reports_list_what_the_pattern_lists() -> None:
     section = metric_report(mixed_sources())
     data = json_report.metric_json(section)
@@ -331,6 +372,25 @@ def test_report_json_writes_each_finding_on_one_line() -> None:
         '   ]\n  }\n ],\n "format": 2\n}'
     )
     assert json.loads(json_report.dumps(value)) == value
+
+
+def test_no_cell_holds_more_than_500_characters() -> None:
+    from metricdiff.reports import html_report, markdown
+
+    finding = load_audit(AUDIT).metrics[0].findings[0]
+    # twenty segments of 100 characters each, two references apiece: 6,000
+    # characters of text, far more than a cell may hold
+    texts = tuple("word " * 20 for _ in range(20))
+    big = attrs.evolve(finding, example=attrs.evolve(
+        finding.example, hyps=texts, refs=tuple((t, t) for t in texts)))
+    cell = markdown.example_cell(big, 7, ("a", "b"))
+    assert len(cell) <= 500 and cell.endswith("#7 in report.json)")
+    page_cell = html_report.example_cell(big, 7, ("a", "b"))
+    shown = re.sub(r"<[^>]+>", "", page_cell.replace("<br>", " "))
+    assert len(shown) <= 500 and "#7 in report.json" in shown
+    # a small example is shown whole, both sides' numbers after it
+    small = markdown.example_cell(finding, 1, ("a", "b"))
+    assert "report.json" not in small and " vs `b` " in small
 
 
 def test_markdown_tables_are_not_padded() -> None:
@@ -391,13 +451,16 @@ def test_conformance_of_the_bleu_peers() -> None:
     assert table["nltk"]["BLEU-SMOOTH-*"] == (
         "BLEU-SMOOTH-FLOAT-MIN: departs on smoothing (float-min)")
     assert table["nltk"]["BLEU-EMPTY-ORDER"] == "departs on empty_order (denominator-one)"
-    # its unexplained conformance finding (findings.json of the golden folder:
-    # first difference "bp: 0 vs 1", one case) lands in the clause that makes BP
-    assert table["nltk"]["BLEU-BP"] == "fails: bp: 0 vs 1 (1 case)"
-    # the audit's conformance finding: sacrebleu+intl behaves as tokenize=zh on
-    # "R&amp;D" (findings.json of the golden folder)
-    assert table["sacrebleu+intl"]["BLEU-TOK-*"] == (
-        "BLEU-TOK-INTL: departs on tokenize (intl; found: zh)")
+    # NLTK declares empty_bp=zero: BP 0 where c = r = 0 (docs/peers.md)
+    assert table["nltk"]["BLEU-BP"] == "departs on empty_bp (zero)"
+    # multi-bleu.perl prints BP=0 on empty references (docs/peers.md): the audit's
+    # conformance finding, explained by empty_bp=zero, which it does not declare,
+    # and its unexplained one ("the cat" against an empty reference: hyp_len 0
+    # where the hypothesis has 2 tokens) landing in the clause that counts the
+    # hypothesis's tokens: its tokenizer's
+    assert table["multi-bleu"]["BLEU-BP"] == "departs on empty_bp (found: zero)"
+    assert table["multi-bleu"]["BLEU-TOK-*"].endswith(
+        "departs on tokenize (whitespace-ascii); fails: sys_len: 0 vs 2 (1 case)")
 
 
 def test_conformance_of_rouge_score() -> None:

@@ -1,136 +1,113 @@
-"""Agreement: participants against each other.  A difference is what users trip
-over; its cause is the axis (or the fewest axes) on which their effective profiles
-part that turns the reference as one into the other's result."""
+"""Two sides compared case by case, their differences grouped by cause: the axis
+(or the fewest axes) on which their effective profiles part that turns the
+reference as one into the other's result.
+
+The audit is a star: each implementation is explained once against the paper.
+
+- ``departures``: an implementation against the reference under the paper's
+  profile, on the cases where the reference reproduces it (``conformance.py``
+  says where): each difference is one of its declared conventions at work (or an
+  undeclared one that conformance found), grouped by cause, each cause shown on
+  one minimal example.  A case where it is not reproduced is a conformance
+  finding already, not a departure.
+- ``agreement``: two implementations checked directly, for a pair with a side
+  whose profile is inferred (``python:``, ``cmd:`` without ``-o``): an inferred
+  profile can fit a defect, so its differences are not derived from it.
+
+Every other pair's differences follow from the two stars (``pairs.py`` derives
+them, on the reference alone, when asked)."""
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
 
-from metricdiff.auditing.scores import Scores
+import attrs
+
 from metricdiff.cases.case import Case
 from metricdiff.comparison.stages import first_difference, headline_delta, quoted_differ
-from metricdiff.findings.explain import Reproducer, changed, explain
+from metricdiff.findings.cause import UNEXPLAINED, Cause, Tried, cause_between, reproducing
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import Found, Participant, Witness, pair_tolerance, stage_of
-from metricdiff.impls.base import Tolerance
-from metricdiff.profiles import profile_of, with_overrides
-from metricdiff.profiles.metrics import Options, Result
+from metricdiff.profiles.metrics import Options
+from metricdiff.scoring.jobs import CaseResult
 from metricdiff.scoring.outcomes import headlines
 
 
-def _cause(
-    metric: str,
-    left: Options,
-    right: Options,
-    case: Case,
-    target: Result,
-    tolerance: Tolerance,
-    tried: list[tuple[tuple[str, str], ...]],
-) -> tuple[str, tuple[str, str]]:
-    """The axis (or pair) on which two effective profiles part that turns the
-    reference as ``left`` into ``right``'s result on ``case``."""
-    a, b = profile_of(left), profile_of(right)
-    differing = [(axis, b[axis]) for axis in a if a[axis] != b[axis] and axis != "n"]
-    reproducer = Reproducer(metric, [case.sample], [target], tolerance)
-    # Causes seen before on this pair usually hold again.
-    seen = [(changes, options) for changes in tried
-            if (options := changed(left, changes)) is not None]
-    again = next(reproducer.reproducing([options for _, options in seen]), None)
-    if again is not None:
-        return _named(a, seen[again][0])
-    explanation = explain(metric, left, [case.sample], [target], tolerance, differing)
-    if explanation.explained and explanation.axis:
-        changes = tuple(zip(explanation.axis.split(","), explanation.values[1].split(","),
-                            strict=True))
-        tried.append(changes)
-        return _named(a, changes)
-    # No one or two axes do it; all the axes on which the profiles part may.  Then
-    # drop, one by one, every axis the reproduction does not need: the cause named
-    # is a minimal set, not the whole difference of the two profiles.
-    needed = list(differing)
-    if len(needed) <= 2 or not reproducer.reproduces(with_overrides(left, dict(needed))):
-        return "unexplained", ("", "")
-    for change in list(needed):
-        fewer = [c for c in needed if c != change]
-        candidate = changed(left, fewer)
-        if candidate is not None and reproducer.reproduces(candidate):
-            needed = fewer
-    found = tuple(needed)
-    tried.append(found)
-    return _named(a, found)
+@attrs.frozen
+class Side:
+    """One side of a comparison: who, its outcome on each case, and on each case
+    the profile under which the reference reproduces it (None: it does not)."""
+
+    person: Participant
+    results: Sequence[CaseResult]
+    profiles: Sequence[Options | None]
 
 
-def _named(
-    before: dict[str, str], changes: Sequence[tuple[str, str]]
-) -> tuple[str, tuple[str, str]]:
-    return (
-        ",".join(axis for axis, _ in changes),
-        (",".join(before[axis] for axis, _ in changes), ",".join(v for _, v in changes)),
-    )
+def departures(metric: str, paper: Side, person: Side, cases: Sequence[Case]) -> Found:
+    """``person`` against the reference under the paper's profile, on the cases
+    where the reference reproduces it: its departures at work, by cause."""
+    return compared(metric, "departure", paper, person, cases, reproduced_only=True)
 
 
-def agreement(
-    metric: str,
-    left: Participant,
-    right: Participant,
-    cases: Sequence[Case],
-    scores: Scores,
-    effective: dict[str, list[Options | None]],
-) -> Found:
-    """Two participants against each other, grouped by the axis that parts them."""
-    tolerance = pair_tolerance(left, right)
-    groups: dict[tuple[str, tuple[str, str]], list[tuple[int, str, float]]] = defaultdict(list)
-    reproduce: dict[tuple[str, tuple[str, str]], Options | None] = {}
-    bases: dict[tuple[str, tuple[str, str]], Options | None] = {}
-    tried: list[tuple[tuple[str, str], ...]] = []
+def agreement(metric: str, left: Side, right: Side, cases: Sequence[Case]) -> Found:
+    """Two participants against each other, grouped by the axis that parts them
+    (``unexplained`` where a side is not reproduced)."""
+    return compared(metric, "agreement", left, right, cases, reproduced_only=False)
+
+
+@attrs.frozen
+class _Member:
+    case: int
+    difference: str
+    delta: float
+
+
+def compared(metric: str, kind: str, left: Side, right: Side, cases: Sequence[Case],
+             reproduced_only: bool) -> Found:
+    """The differences of ``right`` from ``left`` on the headline number, grouped
+    by cause; with ``reproduced_only``, only on the cases where both are
+    reproduced."""
+    tolerance = pair_tolerance(left.person, right.person)
+    groups: dict[Cause, list[_Member]] = defaultdict(list)
+    reproduce: dict[Cause, Options | None] = {}
+    bases: dict[Cause, Options | None] = {}
+    tried: Tried = []
     # The headlines first, read without building every case's result: most
     # cases agree, and a large corpus has hundreds of thousands.
-    left_heads, right_heads = headlines(scores.own[left.name]), headlines(scores.own[right.name])
+    left_heads, right_heads = headlines(left.results), headlines(right.results)
     for index, case in enumerate(cases):
         x, y = left_heads[index], right_heads[index]
         if x is None or y is None or not quoted_differ(x, y, tolerance):
             continue
-        a = scores.own[left.name][index].result
-        b = scores.own[right.name][index].result
+        left_profile, right_profile = left.profiles[index], right.profiles[index]
+        if reproduced_only and (left_profile is None or right_profile is None):
+            continue
+        a, b = left.results[index].result, right.results[index].result
         assert a is not None and b is not None
         difference = first_difference(a, b, tolerance)
-        left_profile = effective[left.name][index]
-        right_profile = effective[right.name][index]
         if left_profile is None or right_profile is None:
-            cause: tuple[str, tuple[str, str]] = ("unexplained", ("", ""))
+            cause = UNEXPLAINED
         else:
-            cause = _cause(metric, left_profile, right_profile, case, b, tolerance, tried)
-        groups[cause].append((index, str(difference or ""), headline_delta(a, b)))
+            cause = cause_between(metric, left_profile, right_profile, case, b, tolerance, tried)
+        groups[cause].append(_Member(index, str(difference or ""), headline_delta(a, b)))
         if cause not in reproduce:
-            reproduce[cause] = _reproducing(left_profile, cause)
+            reproduce[cause] = reproducing(left_profile, cause)
             bases[cause] = left_profile
     findings: Found = []
-    for (axis, values), members in groups.items():
-        smallest = min(members, key=lambda m: cases[m[0]].size())
-        case = cases[smallest[0]]
+    for cause, members in groups.items():
+        axis, values = cause
+        smallest = min(members, key=lambda m: cases[m.case].size())
+        case = cases[smallest.case]
         finding = Finding(
-            metric, left.name, right.name, "agreement", axis, values, smallest[1],
-            len(members), max(m[2] for m in members),
-            Example(case.id, case.hyps, case.refs, scores.own[left.name][smallest[0]].result,
-                    scores.own[right.name][smallest[0]].result),
-            {left.name: left.signature, right.name: right.signature},
-            tuple(cases[m[0]].id for m in members), axis != "unexplained",
+            metric, left.person.name, right.person.name, kind, axis, values,
+            smallest.difference, len(members), max(m.delta for m in members),
+            Example(case.id, case.hyps, case.refs, left.results[smallest.case].result,
+                    right.results[smallest.case].result),
+            {left.person.name: left.person.signature, right.person.name: right.person.signature},
+            tuple(cases[m.case].id for m in members), axis != "unexplained",
         )
-        witness = Witness("agreement", left, right, reproduce[(axis, values)],
-                          stage_of(smallest[1]), bases[(axis, values)])
+        witness = Witness(kind, left.person, right.person, reproduce[cause],
+                          stage_of(smallest.difference), bases[cause])
         findings.append((finding, witness))
     return findings
-
-
-def _reproducing(
-    left: Options | None, cause: tuple[str, tuple[str, str]]
-) -> Options | None:
-    """The left profile with the cause's axes set to the right's values."""
-    axis, (_, new) = cause
-    if left is None or axis in ("", "unexplained"):
-        return None
-    try:
-        return with_overrides(left, dict(zip(axis.split(","), new.split(","), strict=True)))
-    except Exception:
-        return None

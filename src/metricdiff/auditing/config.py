@@ -18,6 +18,10 @@ def _names(impls: Iterable[str] | None) -> tuple[str, ...] | None:
     return None if impls is None else tuple(impls)
 
 
+def _pairs(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    return tuple(pairs)
+
+
 def _quiet(_message: str) -> None:
     """Says nothing: the default ``progress``."""
 
@@ -42,7 +46,9 @@ class AuditConfig:
     - ``strict``: hold every implementation to float noise alone, so that
       differences within what its tolerance says it can state are findings too;
     - ``all_cases``: run every participant on every generated case, the costly
-      ones too (an adapter's ``cost.audit_generated_cases``; ``--all-cases``).
+      ones too (an adapter's ``cost.audit_generated_cases``; ``--all-cases``);
+    - ``pairs``: pairs of participants (by name) whose differences are derived
+      from the star and explained (``--pair A,B``; ``auditing/pairs.py``).
     """
 
     impls: tuple[str, ...] | None = attrs.field(default=None, converter=_names)
@@ -56,3 +62,4 @@ class AuditConfig:
     progress_stream: TextIO | None = None
     strict: bool = False
     all_cases: bool = False
+    pairs: tuple[tuple[str, str], ...] = attrs.field(default=(), converter=_pairs)

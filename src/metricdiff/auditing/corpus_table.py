@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from metricdiff.auditing.metric import Scored
+from metricdiff.auditing.pairs import LARGEST_GAPS
 from metricdiff.cases.case import Case, Sample
 from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
@@ -18,18 +19,22 @@ from metricdiff.scoring.memos import trim_memos
 
 def corpus_table(scored: Scored, inferred: Sequence[Inference], corpus: Case,
                  impls: Sequence[str] | None, user_profile: Mapping[str, str], workers: int,
-                 timeout: float) -> MetricComparison:
+                 timeout: float, pairs: Sequence[tuple[str, str]] = ()) -> MetricComparison:
     """``compare`` on ``corpus`` for the metric ``scored``: ``impls`` besides the
     paper's profile (None: every available one), ROUGE as F for every one; a
     participant that declares no profile under the one ``inferred`` for it;
-    ``workers`` and ``timeout``: those of the audit."""
+    ``workers`` and ``timeout``: those of the audit.  Each implementation's gap
+    to the paper is split, and so are the gaps of the ``pairs`` asked for and
+    the ``LARGEST_GAPS`` largest between two implementations (the report's
+    detail for them)."""
     claimed = {person.impl: dict(user_profile) for person in scored.participants
                if user_profile and person.label == "declared"}
     claimed.update({inference.impl: inference.changes() for inference in inferred
                     if inference.found})
     sample = corpus.for_metric(scored.metric).sample
     comparison = compare_corpus({scored.metric: sample}, impls, DEFAULT_REPORT, workers,
-                                timeout, claimed, _scored_already(scored, sample))
+                                timeout, claimed, _scored_already(scored, sample),
+                                pairs=pairs, largest=LARGEST_GAPS)
     trim_memos()  # the attribution filled the reference's memos again (``finish_metric``)
     return comparison[scored.metric]
 

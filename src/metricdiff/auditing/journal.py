@@ -23,7 +23,6 @@ import hashlib
 import json
 import os
 import shutil
-import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -36,6 +35,7 @@ from metricdiff.errors import InputError, MetricdiffWarning, OutputError
 from metricdiff.input_files import load_json, open_regular
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import METRICS, Result, family
+from metricdiff.progress import Phase, Progress, duration
 from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.scoring.rows import outcome_from_row
 from metricdiff.statistics import BleuResult, RougeResult
@@ -208,65 +208,39 @@ class Journal:
             self._stream.close()
 
 
-class ProgressLine:
-    """``bleu: scoring 120/300 (case, implementation) runs, 41.2 runs/s`` on
-    ``stream``, redrawn in place on a terminal (at most every ``interval``
-    seconds), one line per update elsewhere (at most every ``interval * 8``
-    seconds), and once more at the end.
+class ProgressLine(Progress):
+    """``bleu: scoring 120/300 (case, implementation) runs, 41.2 runs/s, about
+    4 s left`` on ``stream`` (``progress.Progress``: redrawn in place on a
+    terminal, a line now and then elsewhere, once more at the end).
 
     What it counts is job-cases: one case scored by one participant, or by the
     reference configured as one -- not cases, of which there are several times
-    fewer.  The rate counts the runs of this process, not resumed ones."""
+    fewer.  The rate and the time left count the runs of this process, not
+    resumed ones."""
+
+    PHASE = "scoring"
 
     def __init__(
         self, label: str, total: int, done: int, stream: TextIO, interval: float = 0.25
     ) -> None:
-        self.label = label
-        self.total = total
-        self.done = done
-        self.scored = 0
-        self.stream = stream
-        try:
-            self.tty = stream.isatty()
-        except (AttributeError, ValueError):
-            self.tty = False
-        self.interval = interval if self.tty else interval * 8
-        self.start = time.monotonic()
-        self.shown = self.start
-        self.resumed = done
-        #: Whether a line has been drawn (and, on a terminal, is still open).
-        self.drawn = False
+        super().__init__(label, stream, interval)
+        self.phases[self.PHASE] = Phase(total, done, "(case, implementation) run")
 
-    def advance(self, count: int = 1) -> None:
-        self.done += count
-        self.scored += count
-        now = time.monotonic()
-        if now - self.shown >= self.interval:
-            self.shown = now
-            self._show(now, final=False)
+    @property
+    def done(self) -> int:
+        return self.phases[self.PHASE].done
 
-    def finish(self) -> None:
-        self._show(time.monotonic(), final=True)
+    def advance(self, count: int = 1, phase: str = PHASE) -> None:  # type: ignore[override]
+        super().advance(phase, count)
 
-    def interrupted(self) -> None:
-        """End the line drawn in place, so that what is printed next (the
-        interrupt's message) starts a line of its own."""
-        if self.tty and self.drawn:
-            with contextlib.suppress(OSError, ValueError):
-                self.stream.write("\n")
-                self.stream.flush()
-
-    def _show(self, now: float, final: bool) -> None:
-        elapsed = max(now - self.start, 1e-9)
-        text = (f"{self.label}: scoring {self.done}/"
-                f"{plural(self.total, '(case, implementation) run')}, "
-                f"{self.scored / elapsed:.1f} runs/s")
-        if self.resumed:
-            text += f" ({self.resumed} from the journal)"
-        self.drawn = not final
-        with contextlib.suppress(OSError, ValueError):
-            if self.tty:
-                self.stream.write("\r\x1b[K" + text + ("\n" if final else ""))
-            else:
-                self.stream.write(text + "\n")
-            self.stream.flush()
+    def text(self, now: float) -> str:
+        phase = self.phases[self.PHASE]
+        elapsed = max(now - phase.start, 1e-9)
+        text = (f"{phase.describe(self.label + ': ' + self.PHASE)}, "
+                f"{(phase.done - phase.resumed) / elapsed:.1f} runs/s")
+        left = phase.left(now)
+        if left:
+            text += f", about {duration(left)} left"
+        if phase.resumed:
+            text += f" ({phase.resumed} from the journal)"
+        return text

@@ -1,5 +1,6 @@
 """Writing what an audit found: ``findings.json``, the raw per-case results as JSON
-Lines, who took part (``audit.json``), and minimal counterexamples as fixtures."""
+Lines, who took part (``audit.json``), the pairs derived from the star
+(``pairs.json``), and minimal counterexamples as fixtures."""
 
 from __future__ import annotations
 
@@ -16,12 +17,12 @@ from metricdiff.atomic import atomic_group, write_atomic
 from metricdiff.auditing.metric import MetricAudit
 from metricdiff.cases.fixtures import FORMAT_VERSION
 from metricdiff.errors import MetricdiffError, OutputError
-from metricdiff.findings.finding import Finding
+from metricdiff.findings.finding import COMPARED, Finding
 from metricdiff.findings.witness import REFERENCE, Participant, Witness
 from metricdiff.impls import get_adapter
 from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import profile_of
-from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, RESULTS_NAME
+from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, PAIRS_NAME, RESULTS_NAME
 
 #: Axes a fixture never pins: the metric name sets them.
 _NOT_PINNED = ("variant", "n")
@@ -33,10 +34,11 @@ def findings_json(audits: Sequence[MetricAudit]) -> list[dict[str, Any]]:
 
 def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0,
                    extra: Mapping[str, str] | None = None) -> list[Path]:
-    """``findings.json``, ``results.jsonl`` and ``audit.json`` in ``out_dir``, and
-    the ``extra`` files (name -> text: ``compare.json``, ``inferred.json``), all
-    written together (``atomic.atomic_group``): an interruption, even SIGTERM,
-    leaves the files of one run, never findings of one beside cases of another.
+    """``findings.json``, ``results.jsonl``, ``audit.json`` and ``pairs.json`` in
+    ``out_dir``, and the ``extra`` files (name -> text: ``compare.json``,
+    ``inferred.json``), all written together (``atomic.atomic_group``): an
+    interruption, even SIGTERM, leaves the files of one run, never findings of one
+    beside cases of another.
 
     ``kept``: how many of ``audits`` (the first ones) the ``results.jsonl``
     already in ``out_dir`` holds, as this function wrote them.  Their rows are
@@ -66,6 +68,10 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0,
             for row in result_rows(audit):
                 stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
         open_new(about).write(_json(audit_json(audits)))
+        pairs = out_dir / PAIRS_NAME
+        written.append(pairs)
+        open_new(pairs).write(_json([pair.to_json() for audit in audits
+                                     for pair in audit.pairs]))
         for name, text in (extra or {}).items():
             written.append(out_dir / name)
             open_new(out_dir / name).write(text.encode("utf-8"))
@@ -126,7 +132,8 @@ def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
                 # findings whose example the shrinking budget left unfinished
                 **({"unshrunk": audit.unshrunk} if audit.unshrunk else {}),
                 "cases": [
-                    {"id": case.id, "source": case.origin, "class": case.klass}
+                    {"id": case.id, "source": case.origin, "class": case.klass,
+                     **({"segments": len(case.hyps)} if len(case.hyps) != 1 else {})}
                     for case in audit.cases
                 ],
             }
@@ -198,7 +205,7 @@ def _expect(finding: Finding, side: str) -> dict[str, Any] | None:
 def fixture_of(finding: Finding, witness: Witness) -> dict[str, Any] | None:
     """A ``conv_`` fixture recording an explained finding's minimal case: one
     expectation per convention value."""
-    if finding.kind not in ("conformance", "agreement") or not finding.explained:
+    if finding.kind not in COMPARED or not finding.explained:
         return None
     if finding.axis in ("", "unexplained"):
         return None

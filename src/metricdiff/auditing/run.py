@@ -119,7 +119,11 @@ def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table
 
 def _explain(scored: Scored, config: AuditConfig, table: Table | None
              ) -> tuple[Explained, MetricComparison | None]:
-    explained = explain_metric(scored, config.progress)
+    # Only a metric too large to fork draws its explaining on the progress line,
+    # whatever the executor (a forked child would draw over this process's line
+    # for the next metric's scoring; a small metric is explained in seconds).
+    stream = config.progress_stream if len(scored.cases) > FORK_CASES_AT_MOST else None
+    explained = explain_metric(scored, config.progress, config.pairs, stream)
     return explained, None if table is None else table(scored, explained.inferred)
 
 

@@ -14,6 +14,7 @@ from metricdiff.cases.case import Case, Sample
 from metricdiff.errors import MetricdiffError
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.impls import resolve
+from metricdiff.impls.base import Tolerance
 from metricdiff.scoring.execution import run_jobs
 from metricdiff.scoring.jobs import CRASH, CaseResult, Job, Raised
 from metricdiff.scoring.outcomes import Outcomes
@@ -27,6 +28,9 @@ class Scores:
     reference: dict[str, Sequence[CaseResult]]  # participant name -> reference as it
     #: Which costly participants took only some of the generated cases.
     capped: tuple[str, ...] = ()
+    #: The reference under the paper's profile, when it is no participant: the
+    #: centre of the star every participant's departures are measured from.
+    paper: Sequence[CaseResult] | None = None
 
 
 def score_everything(
@@ -43,7 +47,12 @@ def score_everything(
     jobs = [p.job(_samples(samples, runs[p.name])) for p in people]
     jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
              for p in people if p.impl != REFERENCE]
+    centre = paper_participant(metric, people)
+    alone = centre not in people  # the paper's profile is run anyway, as no participant
+    if alone:
+        jobs.append(centre.job(samples))
     outcomes = _run_journalled(metric, jobs, config)
+    paper = outcomes.pop() if alone else None
     own = {p.name: _expanded(outcomes[i], runs[p.name], len(cases))
            for i, p in enumerate(people)}
     as_them = iter(outcomes[len(people):])
@@ -51,7 +60,19 @@ def score_everything(
         p.name: next(as_them) for p in people if p.impl != REFERENCE}
     capped = tuple(cap.not_run.raised.message for cap in runs.values()
                    if cap is not None and cap.not_run.raised is not None)
-    return Scores(own, reference, capped)
+    return Scores(own, reference, capped, paper)
+
+
+def paper_participant(metric: str, people: Sequence[Participant]) -> Participant:
+    """The reference under the paper's profile: the participant that is it, or
+    one made for the purpose when the audit names no such participant."""
+    found = next((p for p in people if p.impl == REFERENCE and p.label == "paper"), None)
+    if found is not None:
+        return found
+    adapter = resolve(REFERENCE, metric)
+    options = adapter.options(metric, {})
+    return Participant(REFERENCE, "paper", metric, options, Tolerance(),
+                       adapter.signature(metric, options))
 
 
 @attrs.frozen

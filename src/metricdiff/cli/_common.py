@@ -72,6 +72,35 @@ def add_jobs(parser: argparse.ArgumentParser, default: int, help: str) -> None:
                         metavar="N", help=help)
 
 
+def implementation_pair(text: str) -> tuple[str, str]:
+    """``--pair A,B``: two implementations, split at the one comma outside the
+    brackets of their settings (``rouge-score[stemmer=porter-nltk],rouge155``);
+    anything else is a one-line usage error naming the option."""
+    depth, commas = 0, []
+    for place, char in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(char, 0)
+        if char == "," and depth == 0:
+            commas.append(place)
+    if len(commas) == 1:
+        a, b = text[:commas[0]].strip(), text[commas[0] + 1:].strip()
+        if a and b and a != b:
+            return a, b
+    raise argparse.ArgumentTypeError(
+        f"must be two different implementations joined by a comma (A,B), not {text!r}")
+
+
+def add_pair_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--pair", action="append", default=[], type=implementation_pair,
+                        metavar="A,B", help=f"split the gap between A and B too ({what}); "
+                        "repeatable")
+
+
+def add_progress_option(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help=f"a progress line on stderr while {what}: the phase, done / "
+                        "total and the time left (default: when stderr is a terminal)")
+
+
 def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
     """``-o axis=value`` options as a mapping."""
     overrides = {}
@@ -239,10 +268,13 @@ __all__ = [
     "add_input_options",
     "add_jobs",
     "add_line_limit",
+    "add_pair_option",
+    "add_progress_option",
     "add_timeout",
     "available_adapter",
     "computes",
     "fixtures_folder",
+    "implementation_pair",
     "input_given",
     "input_name",
     "isatty",

@@ -18,6 +18,8 @@ from metricdiff.cli._common import (
     add_fixtures_option,
     add_input_options,
     add_jobs,
+    add_pair_option,
+    add_progress_option,
     fixtures_folder,
     input_given,
     input_name,
@@ -85,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.auditing.run import audit_metrics
     from metricdiff.cases.fixtures import load_all
     from metricdiff.cli._user_impls import check_impls
-    from metricdiff.findings.finding import KINDS
+    from metricdiff.findings.finding import COMPARED, KINDS
     from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
 
@@ -118,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "text":
             print(message, file=sys.stderr)
 
+    _check_pairs(args.pair, chosen)
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     plan = {}
@@ -155,11 +158,11 @@ def run(args: argparse.Namespace) -> int:
             impls=names, user_profile=user_profile, workers=args.jobs, timeout=args.timeout,
             minimise=not args.no_minimise, executor=executor, journal=journal,
             progress=progress, progress_stream=sys.stderr if show else None,
-            strict=args.strict, all_cases=args.all_cases,
+            strict=args.strict, all_cases=args.all_cases, pairs=args.pair,
         )
         tabled = None if corpus is None else functools.partial(
             corpus_table, corpus=corpus, impls=args.impl, user_profile=user_profile,
-            workers=args.jobs, timeout=args.timeout)
+            workers=args.jobs, timeout=args.timeout, pairs=args.pair)
         for audit, table in audit_metrics(plan, config, tabled, chosen):
             metric = audit.metric
             audits.append(audit)
@@ -204,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
     findings = [f for a in audits for f in a.findings]
     counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in KINDS}
     scored = sum(len(a.cases) for a in audits)
-    unexplained = sum(1 for f in findings if f.kind in ("conformance", "agreement")
+    unexplained = sum(1 for f in findings if f.kind in COMPARED
                       and not f.explained)
     tally = ", ".join(f"{n} {kind}" for kind, n in counts.items() if n)
     print(
@@ -216,6 +219,17 @@ def run(args: argparse.Namespace) -> int:
            if out else "")
     )
     return status
+
+
+def _check_pairs(pairs: Sequence[tuple[str, str]],
+                 chosen: dict[str, tuple[list[Participant], list[str]]]) -> None:
+    """Each ``--pair`` names two participants of one metric at least: else a
+    one-line error before anything is scored."""
+    for pair in pairs:
+        if not any({p.name for p in people} >= set(pair) for people, _ in chosen.values()):
+            names = sorted({p.name for people, _ in chosen.values() for p in people})
+            raise InputError(f"--pair {','.join(pair)}: no metric audited has both as "
+                             f"participants (there are: {', '.join(names)})")
 
 
 def _write(out: Path, audits: Sequence[MetricAudit], compared: Sequence[MetricComparison],
@@ -258,25 +272,24 @@ def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
     """What the text output says of one metric: input its implementations lose,
     the table of the user's corpus, then the causes behind it."""
     from metricdiff.comparison import render
-    from metricdiff.findings.finding import by_cause
+    from metricdiff.findings.finding import by_cause, who
+    from metricdiff.findings.pairs import pair_lines
     from metricdiff.impls.base import Tolerance
 
     lines = [f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}"]
     lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing
     if table is not None:
         lines.append(f"   your corpus ({render.scale(table)}):")
-        lines += [f"   {line}" for text in render.body(table, "text")
+        lines += [f"   {line}" for text in render.body(table, "text", lost=False)
                   for line in text.splitlines()]
     for person in audit.participants:
         if person.label != "stemmed" and person.tolerance != Tolerance():
             lines.append(f"   tolerance of {person.impl}: {person.tolerance.describe()}")
     lines += [f"   skipped: {reason}" for reason in audit.skipped]
     for cause, group in by_cause(audit.findings):
-        pairs = ", ".join(
-            f"{f.impl_a}{' vs ' + f.impl_b if f.impl_b else ''} ({f.count})" for f in group
-        )
-        lines.append(f"   {cause}: {pairs}")
+        lines.append(f"   {cause}: {', '.join(f'{who(f)} ({f.count})' for f in group)}")
     lines += [f"   {inference.describe()}" for inference in audit.inferred]
+    lines += [f"   {line}" for pair in audit.pairs for line in pair_lines(pair)]
     return lines
 
 
@@ -331,9 +344,7 @@ def register(commands: Commands) -> None:
     audit.add_argument("--resume", action="store_true",
                        help="continue an interrupted audit: the cases --out's journal.jsonl "
                        "already has are not scored again (same inputs and options assumed)")
-    audit.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                       help="a progress line on stderr while scoring (default: when stderr "
-                       "is a terminal)")
+    add_progress_option(audit, "auditing")
     audit.add_argument("--save-fixtures", metavar="DIR",
                        help="write minimal counterexamples as fixtures here")
     audit.add_argument("--no-minimise", action="store_true", help="skip shrinking")
@@ -344,5 +355,8 @@ def register(commands: Commands) -> None:
     audit.add_argument("--all-cases", action="store_true",
                        help="run the costly peers (pyrouge, jury) on every generated case "
                        "too; by default each takes the first few hundred, and says so")
+    add_pair_option(audit, "its differences derived from the two implementations' "
+                    "profiles and explained on the reference alone, in the reports and "
+                    "pairs.json; on your corpus, its gap split by axis")
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

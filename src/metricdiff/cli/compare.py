@@ -1,5 +1,7 @@
-"""``metricdiff compare``: every implementation's corpus score, and every gap
-between two of them split into the contribution of each convention axis."""
+"""``metricdiff compare``: every implementation's corpus score, and its gap to
+the paper's profile split into the contribution of each convention axis; the
+gap between two implementations too, for the pairs asked for (``--pair``) or
+every pair when at most four are named."""
 
 from __future__ import annotations
 
@@ -15,14 +17,19 @@ from metricdiff.cli._common import (
     Commands,
     add_input_options,
     add_jobs,
+    add_pair_option,
+    add_progress_option,
+    computes,
+    isatty,
     output_folder,
     plural,
     read_input,
     seconds,
 )
-from metricdiff.errors import OutputError
+from metricdiff.errors import ConventionError, OutputError
 from metricdiff.impls import check_named, chosen_metrics
 from metricdiff.profiles.metrics import METRICS
+from metricdiff.progress import Progress
 
 #: What ``--out`` writes.
 OUT_FILES = {"json": "compare.json", "md": "compare.md", "text": "compare.txt"}
@@ -34,16 +41,41 @@ def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
     return {metric: corpus.for_metric(metric).sample for metric in metrics}
 
 
+def _check_pairs(impls: Sequence[str], metrics: Sequence[str],
+                 pairs: Sequence[tuple[str, str]]) -> None:
+    """A pair naming an unknown implementation, one that takes no part, or two
+    that share no metric compared here is an error before anything is scored."""
+    from metricdiff.impls import families_of
+
+    for pair in pairs:
+        for name in pair:
+            families_of(name)
+            if impls and name not in impls and name != "reference":
+                raise ConventionError(f"--pair {','.join(pair)}: {name} is not among the "
+                                      f"--impl named ({', '.join(impls)})")
+        if not any(all(computes(name, metric) for name in pair) for metric in metrics):
+            raise ConventionError(f"--pair {','.join(pair)}: no metric compared here "
+                                  f"({', '.join(metrics)}) is computed by both")
+
+
 def run(args: argparse.Namespace) -> int:
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.comparison.render import render
 
     metrics = chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
     check_named(args.impl or [], metrics)
+    _check_pairs(args.impl or [], metrics, args.pair)
     corpus = read_input(args)
     out = output_folder(args.out) if args.out else None
-    comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
-                                args.jobs, args.timeout)
+    show = args.progress if args.progress is not None else isatty(sys.stderr)
+    line = Progress("compare", sys.stderr) if show else None
+    try:
+        comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
+                                    args.jobs, args.timeout, pairs=args.pair, progress=line)
+    except BaseException:
+        if line is not None:
+            line.interrupted()
+        raise
     texts = {
         "json": json.dumps(comparison.to_dict()["metrics"], ensure_ascii=False, indent=1) + "\n",
         "md": render(comparison, "md"),
@@ -67,13 +99,16 @@ def run(args: argparse.Namespace) -> int:
 
 def register(commands: Commands) -> None:
     compare = commands.add_parser(
-        "compare", help="every implementation's corpus score; each gap split by convention")
+        "compare", help="every implementation's corpus score; its gap to the paper split "
+        "by convention")
     compare.add_argument("--metric", action="append", choices=METRICS,
                          help="compare this metric (repeatable; default: bleu, rouge-1, "
                          "rouge-2, rouge-l, rouge-lsum)")
     compare.add_argument("--impl", action="append",
                          help="only these implementations, besides the paper's profile "
-                         "(repeatable; default: every available one, see `impls`)")
+                         "(repeatable; default: every available one, see `impls`); with "
+                         "at most four, every pair's gap is split too")
+    add_pair_option(compare, "each implementation's gap to the paper is split always")
     add_input_options(compare)
     compare.add_argument("--report", choices=("f", "recall", "precision"), default="f",
                          help="the ROUGE number compared, the same for every implementation "
@@ -84,4 +119,5 @@ def register(commands: Commands) -> None:
     compare.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
                          help="seconds one implementation may take on one metric (default: "
                          "120; inf: no limit)")
+    add_progress_option(compare, "comparing")
     compare.set_defaults(run=run)

@@ -4,14 +4,18 @@ attributed to the conventions that cause it (``metricdiff compare``).
 For one metric: each implementation scores the corpus under its declared profile
 (in a worker process, so that a crash, a hang or garbage is recorded, never
 fatal); the reference scores it under the paper's profile, as ``reference``.
-For every pair A, B the gap ``B − A`` splits into
+Each implementation's gap to the paper is split (a star: n attributions, not
+one per pair); so is the gap of each pair asked for, of every pair when few
+implementations are named, and of the largest gaps when the audit asks.  A
+pair's gap ``B − A`` splits into
 
 * the **contributions** of the axes on which their profiles differ: the Shapley
   values of the reference scored under every profile between A's and B's
   (``attribution.attribute``); they sum to ``ref(B's profile) − ref(A's profile)``;
 * the **residual** ``(B − ref(B's profile)) − (A − ref(A's profile))``: what no
   declared convention explains, i.e. where an implementation does not do what
-  its profile says.  It is always shown.
+  its profile says.  It is always shown, and never missing: a profile between
+  the two that the reference refuses carries the refusal (``scorer.py``).
 
 Scores are in points: BLEU on its 0-100 scale, ROUGE × 100 as papers print it.
 For ROUGE every participant reports the same quantity (``report``: F by
@@ -31,33 +35,21 @@ from typing import Generic, TypeVar
 import attrs
 
 from metricdiff.cases.case import Sample
-from metricdiff.comparison.attribution import Attribution, attribute
+from metricdiff.comparison.attribution import Attribution
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
-from metricdiff.comparison.inert import inert_axes
+from metricdiff.comparison.scorer import REFERENCE, ReferenceScorer, attribute_gap, points
 from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
-from metricdiff.impls.reference.rouge import headline
-from metricdiff.profiles.metrics import Options, Result, family
-from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.scoring import Request, score_profiles, score_requests
-from metricdiff.scoring.isolated import IN_PROCESS
+from metricdiff.impls.text.lost_input import lost_input
+from metricdiff.profiles.metrics import Options, family
+from metricdiff.progress import Progress
+from metricdiff.scoring import Request, score_requests
 from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.scoring.validate import describe
-from metricdiff.statistics import BleuResult
 
-REFERENCE = "reference"
 #: What a ROUGE score means when nobody says: F, what most libraries print.
 DEFAULT_REPORT = "f"
 #: The metrics compared when none is named.
 DEFAULT_METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
-
-def points(result: Result, options: Options) -> float:
-    """The number a paper quotes, in points: BLEU as it is (0-100), ROUGE's
-    ``report`` quantity × 100."""
-    if isinstance(result, BleuResult):
-        return result.score
-    assert isinstance(options, RougeOptions)
-    return 100.0 * headline(result, options)
-
 
 # ---------------------------------------------------------------- who takes part
 
@@ -123,15 +115,15 @@ def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str
 # ---------------------------------------------------------------- scoring
 
 
-def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float
-                     ) -> list[CaseResult]:
+def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float,
+                     scored: Callable[[], None] | None = None) -> list[CaseResult]:
     """Each job's one case, scored in worker processes: a crash, a hang or
     invalid output becomes that job's recorded outcome.  The one place compare
     runs implementations, through the one entry point every command uses
-    (``scoring.score_requests``)."""
+    (``scoring.score_requests``); ``scored`` is called as each comes back."""
     requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
-    return [outcomes[0]
-            for outcomes in score_requests(requests, workers=workers, timeout=timeout)]
+    return [outcomes[0] for outcomes in score_requests(requests, workers=workers,
+                                                       timeout=timeout, scored=scored)]
 
 
 T = TypeVar("T")
@@ -162,54 +154,23 @@ class Background(Generic[T]):
         return self._value[0]
 
 
-class ReferenceScorer:
-    """The reference's score (in points) on one corpus under any profile,
-    remembered: the attribution of every pair asks for many profiles, and pairs
-    share most of them."""
-
-    def __init__(self, metric: str, sample: Sample) -> None:
-        self.metric = metric
-        self.hyps = tuple(sample[0])
-        self.refs = tuple(tuple(refs) for refs in sample[1])
-        self.adapter = get_adapter(REFERENCE, metric)
-        self.known: dict[Options, float] = {}
-
-    def __call__(self, options: Options) -> float:
-        if options not in self.known:
-            result = self.adapter.corpus_score(self.metric, self.hyps, self.refs, options)
-            self.known[options] = points(result, options)
-        return self.known[options]
-
-    def prepare(self, profiles: Sequence[Options]) -> None:
-        """Score together the ``profiles`` not known yet (``score_profiles``: one
-        pass over a large corpus for all of them); a profile the reference
-        refuses is left for ``__call__`` to raise about."""
-        wanted = [options for options in dict.fromkeys(profiles) if options not in self.known]
-        if len(wanted) < 2 or not isinstance(self.adapter, IN_PROCESS):
-            return
-        scored = score_profiles(self.adapter, self.metric, self.hyps, self.refs, wanted)
-        for options, outcome in zip(wanted, scored, strict=True):
-            if outcome.result is not None:
-                self.known[options] = points(outcome.result, options)
-
-
-#: A pair's attribution, or None and why not.
-Attributed = tuple[Attribution | None, str]
-
-
-def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer) -> Attributed:
-    """The reference's gap between the profiles of ``a`` and ``b``, axis by axis."""
+def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer) -> tuple[Attribution, str]:
+    """The reference's gap between the profiles of ``a`` and ``b``, axis by axis,
+    and a note on what it carried (``scorer.attribute_gap``).  A side that
+    declares no profile has no axis to give: the whole gap is residual."""
     assert a.options is not None and b.options is not None
     for side in (a, b):
         if not side.declared:
-            return None, (f"{side.name} declares no profile: give its settings, or run "
-                          "`metricdiff audit` to infer one")
-    try:
-        inert = inert_axes(a.options, b.options, reference.refs)
-        return attribute(a.options, b.options, reference, inert=inert,
-                         prepare=reference.prepare), ""
-    except Exception as problem:  # a profile between them the reference refuses
-        return None, f"the reference refuses a profile between them ({describe(problem)})"
+            level = reference(a.options) if a.declared else reference(b.options)
+            return Attribution(level, level, ()), (
+                f"{side.name} declares no profile, so the whole gap is residual: give its "
+                "settings, or run `metricdiff audit`, which infers one")
+    return attribute_gap(a.options, b.options, reference)
+
+
+#: With at most this many implementations named (``--impl``), every pair's gap
+#: is split too, not only each one's gap to the paper.
+EVERY_PAIR_AT_MOST = 4
 
 
 def compare_corpus(
@@ -220,6 +181,9 @@ def compare_corpus(
     timeout: float = 120.0,
     claimed: Mapping[str, Mapping[str, str]] | None = None,
     scored_already: Mapping[tuple[str, str], CaseResult] | None = None,
+    pairs: Sequence[tuple[str, str]] = (),
+    largest: int = 0,
+    progress: Progress | None = None,
 ) -> Comparison:
     """Compare implementations on each metric of ``samples`` (metric -> the
     corpus as that metric reads it: ROUGE's sentences separated by line breaks).
@@ -230,7 +194,12 @@ def compare_corpus(
     ``claimed``: see ``entrants``; ``scored_already``: (metric, implementation) -> its
     outcome on that metric's corpus, scored already under the same profile but
     for ``report`` (which only picks the number quoted), so not scored again (the
-    audit's, journalled)."""
+    audit's, journalled).
+
+    Each implementation's gap to the paper is split by axis (the star); a
+    pair's gap is split for the ``pairs`` asked for, for every pair when at most
+    ``EVERY_PAIR_AT_MOST`` implementations are named, and for the ``largest``
+    gaps between two implementations.  ``progress``: a progress line."""
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     known = dict(scored_already or {})
     jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
@@ -238,25 +207,86 @@ def compare_corpus(
                    if e.options is not None and e.name != REFERENCE
                    and (metric, e.name) not in known),
                   key=_slow_first)
-    peers = Background(lambda: score_in_workers(jobs, workers, timeout)) if jobs else None
+    if progress is not None and jobs:
+        progress.start("scoring", len(jobs), unit="implementation")
+    tick = None if progress is None else (lambda: progress.advance("scoring"))
+    peers = Background(lambda: score_in_workers(jobs, workers, timeout, tick)) if jobs else None
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
-    attributed = {
-        (metric, a.name, b.name): attribute_pair(a, b, references[metric])
-        for metric, those in people.items()
-        for a, b in itertools.combinations([e for e in those if e.options is not None], 2)
-    }
+    every = impls is not None and len(impls) <= EVERY_PAIR_AT_MOST
+    wanted = {metric: _wanted(those, pairs, every) for metric, those in people.items()}
+    if progress is not None:
+        progress.start("attributing", sum(map(len, wanted.values())), unit="gap")
+    attributed = {}
+    for metric, chosen in wanted.items():
+        for a, b in chosen:
+            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric])
+            if progress is not None:
+                progress.advance("attributing")
     outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
     outcomes.update(known)
     compared = []
     for metric, those in people.items():
-        scores = [_score_of(e, references[metric], outcomes) for e in those]
-        scored = [(e, s.score) for e, s in zip(those, scores, strict=True) if s.score is not None]
-        found = [Gap(a.name, b.name, score_a, score_b, *attributed[(metric, a.name, b.name)])
-                 for (a, score_a), (b, score_b) in itertools.combinations(scored, 2)]
+        sample = samples[metric]
+        scores = [_with_lost(_score_of(e, references[metric], outcomes), e, sample)
+                  for e in those]
+        scored = {e.name: (e, s.score) for e, s in zip(those, scores, strict=True)
+                  if s.score is not None}
+        for a, b in _largest(scored, largest, attributed, metric):
+            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric])
+        found = []
+        for (m, name_a, name_b), (attribution, note) in attributed.items():
+            if m == metric and name_a in scored and name_b in scored:
+                found.append(Gap(name_a, name_b, scored[name_a][1], scored[name_b][1],
+                                 attribution, note=note))
         compared.append(MetricComparison(metric, tuple(scores), tuple(found),
                                          report if family(metric) == "rouge" else None))
+    if progress is not None:
+        progress.finish()
     return Comparison(tuple(compared))
+
+
+def _wanted(those: Sequence[Entrant], pairs: Sequence[tuple[str, str]], every: bool
+            ) -> list[tuple[Entrant, Entrant]]:
+    """The gaps of one metric to split before any implementation has a score:
+    each one's to the paper, the ``pairs`` asked for, and, if ``every``, every
+    pair."""
+    able = [e for e in those if e.options is not None]
+    by_name = {e.name: e for e in able}
+    paper = by_name.get(REFERENCE)
+    chosen = [(paper, e) for e in able if paper is not None and e is not paper]
+    asked = [(by_name[a], by_name[b]) for a, b in pairs if a in by_name and b in by_name]
+    if every:
+        asked += list(itertools.combinations([e for e in able if e is not paper], 2))
+    seen = {frozenset((a.name, b.name)) for a, b in chosen}
+    for a, b in asked:
+        if frozenset((a.name, b.name)) not in seen and a is not b:
+            seen.add(frozenset((a.name, b.name)))
+            chosen.append((a, b))
+    return chosen
+
+
+def _largest(scored: Mapping[str, tuple[Entrant, float]], count: int,
+             attributed: Mapping[tuple[str, str, str], object], metric: str
+             ) -> list[tuple[Entrant, Entrant]]:
+    """The ``count`` largest gaps between two implementations (the paper's
+    profile aside) not split yet."""
+    done = {frozenset(key[1:]) for key in attributed if key[0] == metric}
+    gaps = [(abs(sb - sa), a, b)
+            for (a, sa), (b, sb) in itertools.combinations(
+                [value for name, value in scored.items() if name != REFERENCE], 2)
+            if frozenset((a.name, b.name)) not in done]
+    gaps.sort(key=lambda gap: -gap[0])
+    return [(a, b) for size, a, b in gaps[:count] if size > 0]
+
+
+def _with_lost(score: CorpusScore, entrant: Entrant, sample: Sample) -> CorpusScore:
+    """``score`` with what the entrant's tokenizer drops of the corpus."""
+    if entrant.options is None or not entrant.declared:
+        return score
+    hyps, refs = sample
+    return attrs.evolve(score, lost=lost_input(entrant.name, entrant.options.tokenize,
+                                               hyps, refs))
 
 
 def _slow_first(job: Job) -> int:

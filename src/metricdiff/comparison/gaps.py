@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 import attrs
 
 from metricdiff.comparison.attribution import Attribution, Contribution
+from metricdiff.impls.text.lost_input import LostInput
 from metricdiff.json_values import number as _number
 from metricdiff.json_values import text as _text
 
@@ -26,24 +27,30 @@ def signed(value: float) -> str:
 @attrs.frozen
 class CorpusScore:
     """One implementation's corpus score (None if it could not score: ``error``
-    says why) and the signature of the profile it was scored under."""
+    says why), the signature of the profile it was scored under, and what its
+    tokenizer drops of the corpus (``lost``: None if nothing)."""
 
     impl: str
     signature: str
     score: float | None
     error: str = ""
+    lost: LostInput | None = None
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"score": self.score, "signature": self.signature}
         if self.error:
             data["error"] = self.error
+        if self.lost is not None:
+            data["lost_input"] = self.lost.to_json()
         return data
 
     @classmethod
     def from_dict(cls, impl: str, data: dict[str, Any]) -> CorpusScore:
         score = data["score"]
+        lost = data.get("lost_input")
         return cls(impl, _text(data["signature"]), None if score is None else _number(score),
-                   _text(data.get("error", "")))
+                   _text(data.get("error", "")),
+                   None if lost is None else LostInput.from_json(lost))
 
     def describe(self) -> str:
         """The score as text: ``75.65``, or ``could not score: <why>``."""
@@ -53,8 +60,11 @@ class CorpusScore:
 @attrs.frozen
 class Gap:
     """``impl_b``'s score minus ``impl_a``'s, attributed to the axes on which
-    their profiles differ.  ``attribution`` is None when the reference cannot be
-    configured as one of them (``error`` says why)."""
+    their profiles differ.  ``attribution`` is None only in a comparison read
+    from an older file, where the reference could not be configured as one of
+    them (``error`` says why); ``note`` says what the attribution carried (a
+    profile between them the reference refuses, a side that declares no
+    profile, whose gap is all residual)."""
 
     impl_a: str
     impl_b: str
@@ -62,6 +72,7 @@ class Gap:
     score_b: float
     attribution: Attribution | None
     error: str = ""
+    note: str = ""
 
     @property
     def delta(self) -> float:
@@ -93,6 +104,8 @@ class Gap:
                  for c in self.attribution.contributions] or ["no axis differs"]
         parts.append(f"residual {signed(self.residual or 0.0)}")
         text = f"{head}: {', '.join(parts)}"
+        if self.note:
+            text += f" ({self.note})"
         if self.attribution.method == "sampled":
             text += (f" (sampled: each contribution within ±{self.attribution.error_bound:.2f} "
                      "with 95% probability)")
@@ -116,6 +129,8 @@ class Gap:
                 data["error_bound"] = found.error_bound
         if self.error:
             data["error"] = self.error
+        if self.note:
+            data["note"] = self.note
         return data
 
     @classmethod
@@ -134,7 +149,8 @@ class Gap:
                                    _number(points))
                       for axis, points in data["contributions"].items()),
                 _text(data.get("method", "exact")), _number(data.get("error_bound", 0.0)))
-        return cls(impl_a, impl_b, score_a, score_b, attribution, _text(data.get("error", "")))
+        return cls(impl_a, impl_b, score_a, score_b, attribution, _text(data.get("error", "")),
+                   _text(data.get("note", "")))
 
 
 @attrs.frozen

@@ -1,6 +1,8 @@
 """A comparison as text or Markdown: per metric, a table (implementation, corpus
-score, Δ from the paper's profile, the largest contribution to that Δ) and one
-sentence per pair that a paper can quote."""
+score, the share of its input its tokenizer drops, Δ from the paper's profile,
+and that Δ split by axis plus the residual), what could not score or was
+refused on the way, and one sentence per pair whose gap was split, that a
+paper can quote."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricCompa
 from metricdiff.markdown_text import code, escape
 
 REFERENCE = "reference"
-HEADERS = ("implementation", "score", "Δ paper", "largest contribution")
+HEADERS = ("implementation", "score", "lost input", "Δ paper", "Δ paper split by axis")
 #: tabulate's table format for each output format.
 TABLE_FORMATS = {"text": "simple", "md": "github"}
 
@@ -20,6 +22,17 @@ def scale(found: MetricComparison) -> str:
     if found.report is None:
         return "BLEU, points 0-100"
     return f"ROUGE {found.report.upper() if found.report == 'f' else found.report} × 100"
+
+
+def split(gap: Gap) -> str:
+    """A gap split by axis, the axes that move it (by 0.01 or more) largest first,
+    then the residual: ``tokenize −10.79 · lowercase +1.22 · residual 0.00``."""
+    parts = [f"{c.axis} {signed(c.points)}" for c in
+             (gap.attribution.contributions if gap.attribution else ())
+             if signed(c.points) != "0.00"]
+    residual = gap.residual
+    parts.append(f"residual {'—' if residual is None else signed(residual)}")
+    return " · ".join(parts)
 
 
 def largest_part(gap: Gap) -> str:
@@ -34,19 +47,26 @@ def largest_part(gap: Gap) -> str:
     return f"{axis} {signed(points)}"
 
 
-def rows(found: MetricComparison) -> list[tuple[str, str, str, str]]:
+def lost(entry: CorpusScore) -> str:
+    """The share of each side's tokens its tokenizer drops, or ``—``."""
+    return "—" if entry.lost is None else entry.lost.share()
+
+
+def rows(found: MetricComparison) -> list[tuple[str, str, str, str, str]]:
     """The table's rows: one per implementation, in the order they took part."""
     paper = next((s for s in found.scores if s.impl == REFERENCE and s.score is not None), None)
     out = []
     for entry in found.scores:
         if entry.score is None:
-            out.append((entry.impl, "—", "—", "could not score"))
+            out.append((entry.impl, "—", lost(entry), "—", "could not score"))
             continue
         if paper is None or entry.impl == REFERENCE:
-            out.append((entry.impl, f"{entry.score:.2f}", "—" if paper is None else "0.00", "—"))
+            out.append((entry.impl, f"{entry.score:.2f}", lost(entry),
+                        "—" if paper is None else "0.00", "—"))
             continue
         gap = found.gap(REFERENCE, entry.impl)
-        out.append((entry.impl, f"{entry.score:.2f}", signed(gap.delta), largest_part(gap)))
+        out.append((entry.impl, f"{entry.score:.2f}", lost(entry), signed(gap.delta),
+                    split(gap)))
     return out
 
 
@@ -54,30 +74,63 @@ def failures(found: MetricComparison) -> list[CorpusScore]:
     return [entry for entry in found.scores if entry.score is None]
 
 
+def star_gaps(found: MetricComparison) -> list[Gap]:
+    """Each implementation's gap to the paper's profile (the table's)."""
+    return [gap for gap in found.gaps if gap.impl_a == REFERENCE]
+
+
+def pair_gaps(found: MetricComparison) -> list[Gap]:
+    """The gaps between two implementations that were split."""
+    return [gap for gap in found.gaps if REFERENCE not in (gap.impl_a, gap.impl_b)]
+
+
+def notes(found: MetricComparison, lost: bool = True) -> list[str]:
+    """What the table's numbers need said: who could not score and why, what
+    a tokenizer drops (unless ``lost`` is false: said already), and what an
+    attribution to the paper carried."""
+    lines = [f"{e.impl} could not score: {e.error}" for e in failures(found)]
+    losing: dict[str, list[str]] = {}  # one line per loss, naming who suffers it
+    for entry in found.scores:
+        if entry.lost is not None and lost:
+            losing.setdefault(entry.lost.message().removeprefix(entry.impl + " "),
+                              []).append(entry.impl)
+    lines += [f"{', '.join(names)} {_verb(what, len(names))}" for what, names in losing.items()]
+    lines += [f"{gap.impl_b}: {gap.note}" for gap in star_gaps(found) if gap.note]
+    return lines
+
+
+def _verb(message: str, count: int) -> str:
+    """``drops non-ASCII text: ...`` said of ``count`` implementations."""
+    return message if count == 1 else message.replace("drops ", "drop ", 1)
+
+
 def heading(found: MetricComparison) -> str:
     """``bleu (BLEU, points 0-100)``."""
     return f"{found.metric} ({scale(found)})"
 
 
-def body(found: MetricComparison, fmt: str) -> list[str]:
-    """What is said of one metric under its heading: the table, the
-    implementations that could not score, and a sentence per pair.  In Markdown
-    every name is a code span and every other text from the data escaped
-    (``markdown_text``): an implementation's name is any text a user wrote."""
+def body(found: MetricComparison, fmt: str, lost: bool = True) -> list[str]:
+    """What is said of one metric under its heading: the table, the notes (what
+    a tokenizer drops, unless ``lost`` is false), and a sentence per pair whose
+    gap was split.  In Markdown every name is a code span and every other text
+    from the data escaped (``markdown_text``): an implementation's name is any
+    text a user wrote."""
+    pairs = pair_gaps(found)
     if fmt == "md":
-        cells = [(code(impl), score, delta, escape(part))
-                 for impl, score, delta, part in rows(found)]
+        cells = [(code(impl), *(escape(cell) for cell in rest))
+                 for impl, *rest in rows(found)]
         lines = [tabulate(cells, headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
                           disable_numparse=True), ""]
-        lines += [f"- {code(e.impl, table=False)} could not score: {escape(e.error)}"
-                  for e in failures(found)]
-        lines += [f"- {escape(gap.sentence())}" for gap in found.gaps]
+        lines += [f"- {escape(note)}" for note in notes(found, lost)]
+        lines += [f"- {escape(gap.sentence())}" for gap in pairs]
         return lines
     table = tabulate(rows(found), headers=HEADERS, tablefmt=TABLE_FORMATS[fmt],
                      disable_numparse=True)
     lines = [table]
-    lines += [f"{e.impl} could not score: {e.error}" for e in failures(found)]
-    lines += [f"  {gap.sentence()}" for gap in found.gaps]
+    lines += notes(found, lost)
+    if pairs:
+        lines.append("pairs:")
+        lines += [f"  {gap.sentence()}" for gap in pairs]
     return lines
 
 
@@ -93,4 +146,5 @@ def render(comparison: Comparison, fmt: str = "text") -> str:
     return "\n\n".join(metric_block(found, fmt) for found in comparison.metrics) + "\n"
 
 
-__all__ = ["HEADERS", "body", "failures", "heading", "largest_part", "render", "rows", "scale"]
+__all__ = ["HEADERS", "body", "failures", "heading", "largest_part", "notes", "pair_gaps",
+           "render", "rows", "scale", "split", "star_gaps"]

@@ -17,9 +17,15 @@ from metricdiff.profiles.metrics import Result
 from metricdiff.wording import plural
 
 #: Finding kinds: an implementation against the reference configured as it claims
-#: to be, two implementations against each other, and a run that did not return a
+#: to be (``conformance``), an implementation against the paper's profile where
+#: the reference reproduces it (``departure``: its conventions at work), two
+#: implementations against each other (``agreement``: only for a pair with an
+#: inferred side, the others being derived), and a run that did not return a
 #: usable result.
-KINDS = ("conformance", "agreement", "crash", "timeout", "invalid-output")
+KINDS = ("conformance", "departure", "agreement", "crash", "timeout", "invalid-output")
+#: The kinds that compare two sides' results, and those of a run that failed.
+COMPARED = KINDS[:3]
+FAILURES = KINDS[3:]
 
 
 @attrs.frozen
@@ -32,10 +38,14 @@ class Example:
     result_a: Result | None
     result_b: Result | None
     error: str = ""
+    #: An excerpt (``findings/excerpt.py``): how many segments the case has
+    #: (0: the example is the whole case), and which are shown (from 1).
+    segments: int = 0
+    shown: tuple[int, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        single = len(self.hyps) == 1
-        return {
+        single = len(self.hyps) == 1 and not self.segments
+        data: dict[str, Any] = {
             "case": self.case_id,
             "hypothesis": self.hyps[0] if single else list(self.hyps),
             "references": list(self.refs[0]) if single else [list(r) for r in self.refs],
@@ -43,6 +53,10 @@ class Example:
             "result_b": None if self.result_b is None else self.result_b.to_json(),
             "error": self.error,
         }
+        if self.segments:
+            data["segments"] = self.segments
+            data["shown"] = list(self.shown)
+        return data
 
 
 @attrs.frozen
@@ -87,7 +101,7 @@ class Finding:
             if self.axis not in ("", "unexplained")
             else (self.axis or "?")
         )
-        if self.kind in ("crash", "timeout", "invalid-output"):
+        if self.kind in FAILURES:
             cause = self.example.error
         other = f" vs {self.impl_b}" if self.impl_b else ""
         return (
@@ -111,11 +125,21 @@ def sort_findings(findings: Sequence[Finding]) -> list[Finding]:
 
 def cause_of(finding: Finding) -> str:
     """The cause as one phrase: ``axis: a vs b``, ``unexplained``, or the error."""
-    if finding.kind in ("crash", "timeout", "invalid-output"):
+    if finding.kind in FAILURES:
         return f"{finding.kind}: {finding.example.error.split(':')[0]}"
     if finding.axis in ("", "unexplained"):
         return f"unexplained (first difference: {finding.first_difference.split(':')[0]})"
     return f"{finding.axis}: {finding.values[0]} vs {finding.values[1]}"
+
+
+def who(finding: Finding) -> str:
+    """Whom a finding is about: the implementation (a conformance finding, a
+    failure, a departure from the paper's profile), or ``a vs b``."""
+    if finding.kind == "departure":
+        return finding.impl_b
+    if finding.kind == "agreement":
+        return f"{finding.impl_a} vs {finding.impl_b}"
+    return finding.impl_a
 
 
 def by_cause(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:

@@ -13,14 +13,14 @@ cause share one example, and the judgements it cost."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
 from metricdiff.cases.case import Case, Sample, size
 from metricdiff.comparison.stages import first_difference
 from metricdiff.findings import judge, shrink, surrogate
-from metricdiff.findings.finding import Example, Finding
+from metricdiff.findings.finding import COMPARED, Example, Finding
 from metricdiff.findings.witness import Found, Witness, pair_tolerance
 from metricdiff.profiles.metrics import family
 from metricdiff.scoring.execution import run_jobs
@@ -77,7 +77,8 @@ def rationed(budget: Budget, holds: shrink.Holds) -> shrink.Holds:
 
 
 def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout: float,
-                      budget: Budget, workers: int = 2) -> Found:
+                      budget: Budget, workers: int = 2,
+                      step: Callable[[], None] | None = None) -> Found:
     """Every finding with its minimal example, the smallest examples shrunk first
     (see the module's docstring); the order of ``found`` is kept.
 
@@ -86,7 +87,8 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
     finding judge a few steps of its way down, all in one run of ``workers``
     processes (one judgement of the budget; a second for the findings whose way
     down from another's example they all refuse); the findings left are shrunk one
-    by one with their sides judging every candidate."""
+    by one with their sides judging every candidate.  ``step`` is called as each
+    finding is done (a progress line)."""
     by_id = {case.id: case for case in cases}
     pairs = list(found)
     order = sorted(range(len(pairs)), key=lambda i: _example_size(pairs[i][0]))
@@ -127,6 +129,8 @@ def minimise_findings(metric: str, found: Found, cases: Sequence[Case], timeout:
                                        by_id.get(finding.example.case_id), budget, shown)
         shown.append(_sample(finding))
         pairs[number] = (finding, witness)
+        if step is not None:
+            step()
     return pairs
 
 
@@ -303,7 +307,7 @@ def _shown_on(finding: Finding, witness: Witness, smallest: Sample,
     # The group's first difference was that of its smallest case before shrinking;
     # shown next to the minimal example it must describe that example instead.
     difference = finding.first_difference
-    if witness.kind in ("conformance", "agreement") and example.result_a is not None \
+    if witness.kind in COMPARED and example.result_a is not None \
             and example.result_b is not None:
         now = first_difference(example.result_a, example.result_b,
                                pair_tolerance(witness.left, witness.right))

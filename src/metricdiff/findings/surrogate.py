@@ -26,6 +26,7 @@ from metricdiff.cases.case import Sample, size
 from metricdiff.comparison.stages import first_difference, headlines_differ
 from metricdiff.findings import shrink
 from metricdiff.findings.explain import reference_score
+from metricdiff.findings.finding import COMPARED
 from metricdiff.findings.witness import Witness, pair_tolerance, stage_of
 
 #: The first batch of each greedy round: judged here, a candidate costs one or two
@@ -36,7 +37,7 @@ FIRST_BATCH = 4
 def stands_in(witness: Witness) -> bool:
     """Whether the reference can stand in for both sides of ``witness``: a
     conformance or agreement finding whose cause is explained."""
-    return (witness.kind in ("conformance", "agreement") and witness.reproduce is not None
+    return (witness.kind in COMPARED and witness.reproduce is not None
             and witness.base is not None)
 
 

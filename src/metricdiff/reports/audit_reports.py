@@ -1,8 +1,8 @@
 """The reports of an audit folder: ``report.md``, ``report.html``, ``report.json``
-and the package table ``packages.md`` (made from ``report.json``'s data).
+and the package verdict table ``packages.md`` (the table every report leads with).
 
 They are a function of the folder's files alone (``audit.json``, ``findings.json``,
-``results.jsonl``, and ``compare.json`` when there is one): ``metricdiff audit --out
+``results.jsonl``, and ``compare.json`` and ``pairs.json`` when there are): ``metricdiff audit --out
 DIR`` and ``metricdiff report --from DIR`` write the same bytes, and so does every
 later run on the same files.
 Nothing time-dependent goes in unless a timestamp is asked for.
@@ -10,7 +10,6 @@ Nothing time-dependent goes in unless a timestamp is asked for.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from metricdiff.atomic import write_group
@@ -33,7 +32,7 @@ def render_reports(folder: Path, timestamp: str | None = None) -> dict[str, str]
         MARKDOWN_NAME: markdown.render(report),
         HTML_NAME: page,
         JSON_NAME: data,
-        packages.PACKAGES_NAME: packages.render(json.loads(data)),
+        packages.PACKAGES_NAME: packages.render(report.packages),
     }
 
 

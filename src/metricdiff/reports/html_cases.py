@@ -13,6 +13,7 @@ from metricdiff.reports.matrix import (
     LISTED_PER_PATTERN,
     NOT_APPLICABLE,
     UNKNOWN,
+    USER_LINES_PER_PATTERN,
     Cell,
     PatternGroup,
 )
@@ -35,9 +36,13 @@ TITLE_LENGTH = 90
 
 
 def _cell(cell: Cell, text: str) -> str:
-    """A cell of the matrix; its title says what went wrong, if anything did."""
+    """A cell of the matrix; its title says what went wrong, if anything did (a
+    case left out of a costly peer's share says so once, under ``skipped``).  An
+    ``A`` cell, most of them, takes its colour from the table (``table.cases``)."""
     title = ""
-    if cell.status != "ok" or cell.error:
+    if cell.klass == "A" and not cell.error:
+        return f"<td>{text}</td>"
+    if (cell.status != "ok" or cell.error) and "not run:" not in cell.error:
         said = cell.status + (f": {cell.error}" if cell.error else "")
         # A tooltip, repeated on every row: its first words say enough, and the
         # audit folder's results.jsonl has every error whole.
@@ -47,26 +52,31 @@ def _cell(cell: Cell, text: str) -> str:
     return f"<td class={_class_css(cell.klass)}{title}>{text}</td>"
 
 
-def _value(cell: Cell) -> str:
-    if cell.klass in (FAILED, NOT_APPLICABLE, UNKNOWN):
-        return escape(cell.klass)
-    return escape(f"{cell.klass} {number(cell.headline)}")
+def _values(cells: tuple[Cell, ...]) -> str:
+    """Each class's value once, in letter order: ``A 0.4286 · B 0.5``.  (Its
+    number in every cell made the page twice the size.)"""
+    first: dict[str, float | None] = {}
+    for cell in cells:
+        if cell.klass not in (FAILED, NOT_APPLICABLE, UNKNOWN):
+            first.setdefault(cell.klass, cell.headline)
+    return " · ".join(f"{klass} {number(value)}" for klass, value in sorted(first.items()))
 
 
 def cases_section(section: MetricReport) -> str:
     names = [p.name for p in section.record.implementations]
-    width = len(names) + 2
+    width = len(names) + 3
     head = "".join(f"<th>{escape(n)}</th>" for n in names)
-    rows = [f"<tr><th>case</th><th>source</th>{head}</tr>"]
+    rows = [f"<tr><th>case</th><th>source</th>{head}<th>values</th></tr>"]
     unlisted = [group for group in section.groups if not group.listed]
     for group in section.groups:
         if not group.listed:
             continue
         rows.append(_group_header(group, width))
         for row in group.listed:
-            cells = "".join(_cell(c, _value(c)) for c in row.cells)
-            rows.append(f"<tr><td><code>{escape(row.case)}</code></td>"
-                        f"<td>{escape(row.source)}</td>{cells}</tr>")
+            cells = "".join(_cell(c, escape(c.klass)) for c in row.cells)
+            rows.append(f"<tr><th><code>{escape(row.case)}</code></th>"
+                        f"<th>{escape(row.source)}</th>{cells}"
+                        f"<th>{escape(_values(row.cells))}</th></tr>")
     if unlisted:
         cases = sum(len(group.rows) for group in unlisted)
         rows.append(f'<tr class="group"><th colspan="{width}">'
@@ -78,12 +88,13 @@ def cases_section(section: MetricReport) -> str:
         f"(within tolerance), and so on; <b>{FAILED}</b> a crash, timeout or invalid "
         f"output; <b>{NOT_APPLICABLE}</b> a case it cannot take; <b>{UNKNOWN}</b> a result "
         "without the headline number. The classes in column order are the case's "
-        "pattern. The cases grouped by pattern, the most frequent first; every fixture "
-        "case and line of a user's files is listed, and the first "
-        f"{plural(LISTED_PER_PATTERN, 'generated case')} of each of the "
-        f"{LISTED_PATTERNS} most frequent patterns (the audit folder's "
-        "results.jsonl has them all).</p>\n"
-        "<table>\n" + "\n".join(rows) + "\n</table>"
+        "pattern; the last column gives each class's headline number. The cases are "
+        "grouped by pattern, the most frequent first; every fixture "
+        f"case is listed, the first {USER_LINES_PER_PATTERN} lines of your files of "
+        f"each pattern, and the first {plural(LISTED_PER_PATTERN, 'generated case')} "
+        f"of each of the {LISTED_PATTERNS} most frequent patterns (the audit "
+        "folder's results.jsonl has them all).</p>\n"
+        '<table class="cases">\n' + "\n".join(rows) + "\n</table>"
     )
 
 

@@ -1,37 +1,60 @@
 """``report.html``: one self-contained page (inline CSS, no script, nothing
-fetched) with the tables of ``report.md``, an agreement matrix per metric (a table
-whose cells are shaded by the difference), the cases x implementations matrix
-grouped by pattern of disagreement, and every minimal example with its invisible
-characters shown.
+fetched) with the tables of ``report.md`` -- the package verdict table first --,
+the agreement matrices (tables whose cells are shaded by the typical difference),
+the cases x implementations matrix grouped by pattern of disagreement, and every
+minimal example with its invisible characters shown.
 
 Every text that came from the audited data is escaped with ``html.escape``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 
 from metricdiff.comparison import render as corpus_table
 from metricdiff.comparison.gaps import MetricComparison
-from metricdiff.findings.finding import Finding, cause_of
+from metricdiff.findings.finding import COMPARED, Finding, cause_of, who
+from metricdiff.findings.pairs import PairCause
 from metricdiff.profiles.metrics import Result
 from metricdiff.reports.content import (
+    CELL_LIMIT,
     CORPUS_INTRO,
+    DEFECTS_INTRO,
+    DEPARTURES_INTRO,
+    PAIR_CAUSES,
+    PAIRS_INTRO,
     PAPERS,
     UNITS,
+    WHY,
     MetricReport,
     Report,
+    agreement_intro,
     anchor,
     example_texts,
-    implementations,
+    excerpt_note,
+    headlines,
     largest,
-    number,
+    pair_summary,
+    points,
+    share,
+    short,
 )
 from metricdiff.reports.html_cases import CLASS_COLOURS, cases_section
-from metricdiff.reports.html_parts import attr, table, td
-from metricdiff.reports.matrix import Agreement
-from metricdiff.reports.visible import visible_html
+from metricdiff.reports.html_parts import table, td
+from metricdiff.reports.matrix import Agreement, PairCell
+from metricdiff.reports.packages import HEADERS as PACKAGE_HEADERS
+from metricdiff.reports.packages import INTRO as PACKAGES_INTRO
+from metricdiff.reports.packages import defects_cell, departures_cell
+from metricdiff.reports.visible import visible, visible_html
 from metricdiff.wording import plural
+
+#: Where the typical difference of two implementations (the mean |Δ| over the
+#: cases both scored, in points) crosses into the next shade of an agreement
+#: matrix: the colour follows the typical difference, not the largest.
+SHADES = (0.0, 0.1, 0.5, 1.0, 2.0, 5.0, 10.0)
+SHADE_COLOURS = ("#ffffff", "#fdf3e7", "#fde2c4", "#fbc99a", "#f7a46c", "#ef7b4a", "#d9533b",
+                 "#b8322a")
 
 OTHER_COLOUR = "#dddddd"
 #: The CSS class of a matrix cell: ``k0``, ``k1``... by letter, ``kx`` for the letters
@@ -52,7 +75,19 @@ th { background: #f0f0f0; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 code, .text { font-family: ui-monospace, monospace; white-space: pre-wrap;
   word-break: break-all; }
-.sig { font-size: 0.8em; word-break: break-all; font-family: ui-monospace, monospace; }
+.sig { font-size: 0.8em; white-space: nowrap; font-family: ui-monospace, monospace; }
+td.cause { white-space: nowrap; }
+table.packages code, td.cause code, td.who code { white-space: nowrap; word-break: normal; }
+.v-conforms { background: #cdebc5; font-weight: bold; }
+.v-convention { background: #ffe3a3; font-weight: bold; }
+.v-defect { background: #f4b6b6; font-weight: bold; }
+table.matrix td { text-align: center; font-size: 0.9em; white-space: nowrap; }
+table.matrix td.self { background: #eee; }
+.key { padding: 0 0.4em; border: 1px solid #bbb; }
+details summary { cursor: pointer; margin: 0.4em 0; }
+table.cases td { text-align: center; font-family: ui-monospace, monospace;
+  background: """ + CLASS_COLOURS[0] + """; }
+table.cases th { font-weight: normal; }
 .depart { background: #ffe3a3; font-weight: bold; }
 .paper td { font-style: italic; background: #f7f7f7; }
 .inv { background: #ffe066; color: #7a3b00; border-radius: 3px; padding: 0 1px;
@@ -65,72 +100,265 @@ tr.group th { background: #e4e4f0; }
 .note { color: #555; }
 """ + ", ".join(f"td.{name}" for name in CELL_CLASSES) + (
     " { text-align: center; font-family: ui-monospace, monospace; }\n") + "".join(
-    f"td.{name} {{ {style} }}\n" for name, style in CELL_CLASSES.items())
+    f"td.{name} {{ {style} }}\n" for name, style in CELL_CLASSES.items()) + "".join(
+    f".s{level} {{ background: {colour};{' color: #fff;' if level >= 6 else ''} }}\n"
+    for level, colour in enumerate(SHADE_COLOURS))
 
 
 # ------------------------------------------------------------------ sections
 
-
-def profile_table(section: MetricReport) -> str:
-    rows = [["<td>paper</td>", "<td></td>",
-             *(td(f"<code>{escape(v)}</code>") for v in section.paper), "<td></td>"]]
-    for row in section.profiles:
-        cells = [td(f"<code>{escape(value)}</code>", "depart" if departs else "")
-                 for value, departs in row.values]
-        rows.append([td(escape(row.person.name)), td(escape(row.person.version)), *cells,
-                     td(escape(row.person.signature), "sig")])
-    html_rows = [f'<tr class="paper">{"".join(rows[0])}</tr>']
-    html_rows += [f"<tr>{''.join(row)}</tr>" for row in rows[1:]]
-    head = "".join(f"<th>{escape(h)}</th>"
-                   for h in ["implementation", "version", *section.axes, "signature"])
-    return "<table>\n<tr>" + head + "</tr>\n" + "\n".join(html_rows) + "\n</table>"
+#: The longest text of an example shown in report.html, in characters.
+HTML_TEXT_LIMIT = 120
 
 
-def findings_table(section: MetricReport) -> str:
-    """One row per finding with its minimal example in full: one place for each, so
-    that the page stays small with hundreds of findings."""
-    head = "".join(f"<th>{h}</th>" for h in (
-        "#", "kind", "cause", "implementations", "cases", "largest difference",
-        "minimal example", "results"))
-    rows = [f"<tr>{head}</tr>"]
-    for index, finding in enumerate(section.findings, start=1):
-        cells = [
-            td(str(index), "num"), td(escape(finding.kind)),
-            td(f"<code>{escape(cause_of(finding))}</code>"),
-            td(escape(implementations(finding))), td(str(finding.count), "num"),
-            td(escape(largest(finding)), "num"), td(example_cell(finding)),
-            td(results_cell(finding)),
-        ]
-        rows.append(f'<tr id="{anchor(section.metric, index)}">{"".join(cells)}</tr>')
-    return "<table>\n" + "\n".join(rows) + "\n</table>"
+def inline(text: str) -> str:
+    """One of metricdiff's own texts written for Markdown (never data) as HTML:
+    escaped, ```code``` as code and ``**bold**`` as bold."""
+    html = "".join(f"<code>{piece}</code>" if index % 2 else piece
+                   for index, piece in enumerate(escape(text).split("`")))
+    return "".join(f"<b>{piece}</b>" if index % 2 else piece
+                   for index, piece in enumerate(html.split("**")))
 
 
-def example_cell(finding: Finding) -> str:
-    """The minimal example: its case, each segment's hypothesis and references with
-    their invisible characters shown, and the error if a run failed."""
+def fit(parts: Sequence[tuple[str, str]], tail: tuple[str, str], joint: str = "<br>") -> str:
+    """``parts`` (each as plain text and as HTML) joined, as many as fit in
+    ``CELL_LIMIT`` characters of text with ``tail`` (what says where the rest is)
+    after them if any is left out."""
+    chosen: list[str] = []
+    used = 0
+    for count, (text, html) in enumerate(parts):
+        rest = len(parts) - count - 1
+        need = used + len(text) + (1 if chosen else 0) + (len(tail[0]) + 1 if rest else 0)
+        if need > CELL_LIMIT:
+            return joint.join([*chosen, tail[1]])
+        chosen.append(html)
+        used += len(text) + (1 if len(chosen) > 1 else 0)
+    return joint.join(chosen)
+
+
+def _text_part(label: str, text: str | None) -> tuple[str, str]:
+    return (f"{label} {visible(text, HTML_TEXT_LIMIT)}",
+            f'{escape(label)} <span class="text">{visible_html(text, HTML_TEXT_LIMIT)}</span>')
+
+
+def example_cell(finding: Finding | PairCause, number: int = 0,
+                 sides: tuple[str, str] = ("", ""), scale: float = 1.0) -> str:
+    """The minimal example: each segment's hypothesis and references with their
+    invisible characters shown, each side's headline number, the error if a run
+    failed; an excerpt says what it is part of.  At most ``CELL_LIMIT``
+    characters of text: the rest is in report.json, under the case named."""
     example = finding.example
-    lines = [f"case <code>{escape(example.case_id)}</code>"]
-    for number_, (hyp, refs) in enumerate(example_texts(finding), start=1):
-        tag = f" {number_}" if len(example.hyps) > 1 else ""
-        lines.append(f'hyp{tag} <span class="text">{visible_html(hyp)}</span>')
-        lines += [f'ref{tag}.{ref_number} <span class="text">{visible_html(ref)}</span>'
+    parts: list[tuple[str, str]] = []
+    note = excerpt_note(example)
+    if note:
+        parts.append((note, f"<i>{escape(note)}</i>"))
+    many = len(example.hyps) > 1 or example.segments
+    for place, hyp, refs in example_texts(example):
+        tag = f" {place}" if many else ""
+        parts.append(_text_part(f"hyp{tag}", hyp))
+        parts += [_text_part(f"ref{tag}.{ref_number}", ref)
                   for ref_number, ref in enumerate(refs, start=1)]
     if example.error:
-        lines.append(f'error <span class="text">{visible_html(example.error)}</span>')
-    return "<br>".join(lines)
+        parts.append(_text_part("error", example.error))
+    elif sides[0]:
+        a, b = headlines(finding, scale)
+        text = f"{sides[0]} {a} vs {sides[1]} {b}"
+        parts.append((text, f"<i>{escape(sides[0])}</i> {a} vs <i>{escape(sides[1])}</i> {b}"))
+        if isinstance(finding, Finding) and finding.kind == "conformance" and a == b:
+            parts.append((f"first difference {finding.first_difference}",
+                          f"first difference <code>{escape(finding.first_difference)}</code>"))
+    where = f"#{number} in report.json" if number else "in pairs.json"
+    tail = f"… (case {example.case_id}: {where})"
+    return fit(parts, (tail, f'<span class="note">{escape(tail)}</span>'))
+
+
+def package_table(report: Report) -> str:
+    rows = [[td(f"<code>{escape(row.implementation)}</code>"), td(escape(row.package or "—")),
+             td(escape(row.version or "—")), td(escape(row.verdict), f"v-{row.verdict}"),
+             td(_plain_cell(departures_cell(row))), td(_plain_cell(defects_cell(row)))]
+            for row in report.packages]
+    return table(PACKAGE_HEADERS, rows, "packages")
+
+
+def _plain_cell(markdown_cell: str) -> str:
+    """A cell written for packages.md (code spans in backticks) as HTML."""
+    if len(markdown_cell) > CELL_LIMIT:
+        markdown_cell = markdown_cell[:CELL_LIMIT - 1].rsplit(",", 1)[0] + " …"
+    return inline(markdown_cell.replace("**", ""))
+
+
+def corpus_section(found: MetricComparison) -> str:
+    """Every implementation's score on the user's corpus, its gap to the paper
+    split by axis; the gaps of the pairs split too."""
+    rows = [[td(escape(text), "num" if column in (1, 3) else "")
+             for column, text in enumerate(row)] for row in corpus_table.rows(found)]
+    notes = corpus_table.notes(found) + [gap.sentence() for gap in corpus_table.pair_gaps(found)]
+    return "\n".join([
+        f"<h3>Your corpus: {escape(corpus_table.scale(found))}</h3>",
+        f"<p>{escape(CORPUS_INTRO)}</p>",
+        table(corpus_table.HEADERS, rows),
+        "<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>" if notes else "",
+    ])
+
+
+def departures_section(section: MetricReport) -> str:
+    parts = [f"<h3>Departures from the paper ({escape(PAPERS[section.family])})</h3>",
+             f"<p>{escape(DEPARTURES_INTRO)}</p>"]
+    if not section.departures:
+        parts.append("<p>None: every implementation scores as the paper's profile wherever "
+                     "the reference reproduces it.</p>")
+    else:
+        rows = []
+        for group in section.departures:
+            who = " · ".join(f"<code>{escape(m.name)}</code> {escape(m.said())}"
+                             for m in group.members)
+            shown_by = group.shown
+            rows.append([
+                td("<br>".join(f"{escape(axis)}: <code>{escape(before)}</code> → "
+                               f"<code>{escape(after)}</code>"
+                               for axis, before, after in group.changes()), "cause"),
+                td(who, "who"), td(str(group.cases), "num"),
+                td(points(group.max_delta * section.points), "num"),
+                td(example_cell(shown_by.finding, shown_by.number, ("paper", shown_by.name),
+                                section.points)),
+            ])
+        parts.append(table(["cause (paper → implementation)", "implementations (cases)",
+                            "cases", f"largest difference ({UNITS[section.family]})",
+                            "minimal example"], rows))
+    if section.quiet:
+        parts.append("<ul>" + "".join(
+            f"<li><code>{escape(name)}</code> declares "
+            f"{', '.join(f'<code>{escape(axis)}</code>' for axis in axes)} but no case here "
+            "shows it</li>" for name, axes in section.quiet) + "</ul>")
+    return "\n".join(parts)
+
+
+def defects_section(section: MetricReport) -> str:
+    parts = ["<h3>Conformance findings and defects</h3>", f"<p>{escape(DEFECTS_INTRO)}</p>"]
+    if not section.defects:
+        parts.append("<p>None: every implementation does what it declares wherever it "
+                     "scores.</p>")
+        return "\n".join(parts)
+    head = "".join(f"<th>{escape(h)}</th>" for h in (
+        "#", "implementation", "kind", "cause", "cases",
+        f"largest difference ({UNITS[section.family]})", "minimal example", "results"))
+    rows = [f"<tr>{head}</tr>"]
+    for number_, finding in section.defects:
+        sides = (finding.impl_a, f"reference as {finding.impl_a}") if (
+            finding.kind == "conformance") else (finding.impl_a, finding.impl_b)
+        cells = [
+            td(str(number_), "num"), td(escape(who(finding))), td(escape(finding.kind)),
+            td(f"<code>{escape(cause_of(finding))}</code>"), td(str(finding.count), "num"),
+            td(escape(largest(finding, section.points)), "num"),
+            td(example_cell(finding, number_, sides, section.points)),
+            td(results_cell(finding)),
+        ]
+        rows.append(f'<tr id="{anchor(section.metric, number_)}">{"".join(cells)}</tr>')
+    parts.append("<table>\n" + "\n".join(rows) + "\n</table>")
+    return "\n".join(parts)
 
 
 def results_cell(finding: Finding) -> str:
-    """Both sides' results on the example and the first statistic that differs."""
-    if finding.kind not in ("conformance", "agreement"):
+    """Both sides' results on the example and the first statistic that differs,
+    at most ``CELL_LIMIT`` characters."""
+    if finding.kind not in COMPARED:
         return "–"
     right = (f"reference as {finding.impl_a}" if finding.kind == "conformance"
              else finding.impl_b)
-    return "<br>".join([
-        f"<i>{escape(finding.impl_a)}</i>: {escape(_result_text(finding.example.result_a))}",
-        f"<i>{escape(right)}</i>: {escape(_result_text(finding.example.result_b))}",
-        f"first difference <code>{escape(finding.first_difference or '–')}</code>",
-    ])
+    parts = [(f"{finding.impl_a}: {_result_text(finding.example.result_a)}",
+              f"<i>{escape(finding.impl_a)}</i>: "
+              f"{escape(_result_text(finding.example.result_a))}"),
+             (f"{right}: {_result_text(finding.example.result_b)}",
+              f"<i>{escape(right)}</i>: {escape(_result_text(finding.example.result_b))}"),
+             (f"first difference {finding.first_difference or '–'}",
+              f"first difference <code>{escape(finding.first_difference or '–')}</code>")]
+    return fit(parts, ("…", "…"))
+
+
+def shade(cell: PairCell) -> str:
+    """The CSS class of an agreement cell: its typical difference's shade."""
+    level = sum(1 for threshold in SHADES if cell.mean > threshold)
+    return f"s{level}"
+
+
+def matrix_table(matrix: Agreement) -> str:
+    """One agreement matrix as a shaded table."""
+    head = "<tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in matrix.names) + "</tr>"
+    rows = []
+    for i, name in enumerate(matrix.names):
+        cells = [f"<th>{escape(name)}</th>"]
+        for j, cell in enumerate(matrix.cells[i]):
+            if i == j:
+                cells.append('<td class="self"></td>')
+            elif not cell.compared:
+                cells.append("<td>–</td>")
+            elif not cell.differing:
+                cells.append('<td class="s0">0%</td>')
+            else:
+                cells.append(f'<td class="{shade(cell)}">{share(cell.share)}<br>'
+                             f"{short(cell.median)} / {short(cell.p95)}</td>")
+        rows.append("".join(cells))
+    body = "\n".join(f"<tr>{row}</tr>" for row in rows)
+    return f'<table class="matrix">\n{head}\n{body}\n</table>'
+
+
+def agreement_section(section: MetricReport) -> str:
+    if not section.matrices:
+        return "<h3>Agreement</h3>\n<p>No implementation took part.</p>"
+    legend = " ".join(f'<span class="s{level} key">{"≤" if level < len(SHADES) else "&gt;"} '
+                      f"{SHADES[min(level, len(SHADES) - 1)]:g}</span>"
+                      for level in range(1, len(SHADES) + 1))
+    parts = ["<h3>Agreement</h3>",
+             f"<p>{escape(agreement_intro(section))} The shade follows the typical "
+             "difference, the average |Δ| over every case both scored (in points): "
+             f"{legend}.</p>"]
+    for matrix in section.matrices:
+        parts += [f"<h4>{escape(matrix.group.capitalize())} "
+                  f"({plural(matrix.cases, 'case')})</h4>", matrix_table(matrix)]
+    return "\n".join(parts)
+
+
+def pairs_section(section: MetricReport) -> str:
+    pairs = section.record.pairs
+    if not pairs:
+        return ""
+    items = []
+    for pair in pairs:
+        causes = "".join(
+            f"<li><code>{escape(cause.describe())}</code>: {plural(cause.count, 'case')}, "
+            f"largest difference {points(cause.max_delta * section.points)}<br>"
+            f"{example_cell(cause, 0, (pair.impl_a, pair.impl_b), section.points)}</li>"
+            for cause in pair.causes[:PAIR_CAUSES])
+        more = (f"<li>and {plural(len(pair.causes) - PAIR_CAUSES, 'other cause')} "
+                "(pairs.json has them)</li>" if len(pair.causes) > PAIR_CAUSES else "")
+        items.append(f"<li><b>{escape(pair.impl_a)} vs {escape(pair.impl_b)}</b> "
+                     f"({escape(WHY[pair.why])}): {escape(pair_summary(pair))}"
+                     f"<ul>{causes}{more}</ul></li>")
+    return "\n".join(["<h3>Pairs derived from the star</h3>", f"<p>{escape(PAIRS_INTRO)}</p>",
+                      "<ul>" + "\n".join(items) + "</ul>"])
+
+
+def profile_table(section: MetricReport) -> str:
+    """The declared profiles, one short row each; the signatures apart, each on
+    one line (``signature_table``)."""
+    rows = [["<td>paper</td>", "<td></td>",
+             *(td(f"<code>{escape(v)}</code>") for v in section.paper)]]
+    for row in section.profiles:
+        cells = [td(f"<code>{escape(value)}</code>", "depart" if departs else "")
+                 for value, departs in row.values]
+        rows.append([td(escape(row.person.name)), td(escape(row.person.version)), *cells])
+    html_rows = [f'<tr class="paper">{"".join(rows[0])}</tr>']
+    html_rows += [f"<tr>{''.join(row)}</tr>" for row in rows[1:]]
+    head = "".join(f"<th>{escape(h)}</th>"
+                   for h in ["implementation", "version", *section.axes])
+    return "<table>\n<tr>" + head + "</tr>\n" + "\n".join(html_rows) + "\n</table>"
+
+
+def signature_table(section: MetricReport) -> str:
+    rows = [[td(escape(row.person.name)), td(escape(row.person.signature), "sig")]
+            for row in section.profiles]
+    return ("<details><summary>Signatures</summary>\n"
+            + table(["implementation", "signature"], rows) + "\n</details>")
 
 
 def conformance_table(section: MetricReport) -> str:
@@ -139,42 +367,6 @@ def conformance_table(section: MetricReport) -> str:
              *(td(escape(status.text()), css[status.status]) for status in row.cells)]
             for row in section.conformance]
     return table(["implementation", *section.clauses], rows)
-
-
-def _shade(delta: float | None, top: float) -> str:
-    """A background from white (no difference) to red (the largest)."""
-    if delta is None:
-        return "#d0d0d0"
-    share = min(1.0, delta / top) if top > 0 else 0.0
-    return f"rgb(255,{round(255 - 175 * share)},{round(255 - 205 * share)})"
-
-
-def agreement_table(matrix: Agreement) -> str:
-    """The agreement matrix as a coloured table."""
-    top = matrix.largest
-    rows = []
-    for i, name in enumerate(matrix.names):
-        cells = [f"<th>{escape(name)}</th>"]
-        for j, delta in enumerate(matrix.max_delta[i]):
-            counts = f"{matrix.differing[i][j]}/{matrix.compared[i][j]}"
-            title = f"{counts} cases differ beyond tolerance"
-            shown = escape(number(delta)) + (f"<br>{counts}" if i != j else "")
-            cells.append(f'<td class="num" style="background:{_shade(delta, top)}" '
-                         f"title={attr(title)}>{shown}</td>")
-        rows.append(cells)
-    head = "<tr><th></th>" + "".join(f"<th>{escape(n)}</th>" for n in matrix.names) + "</tr>"
-    body = "\n".join(f"<tr>{''.join(row)}</tr>" for row in rows)
-    return f"<table>\n{head}\n{body}\n</table>"
-
-
-def agreement_section(section: MetricReport) -> str:
-    unit = UNITS[section.family]
-    if not section.agreement.names:
-        return "<p>No implementation took part.</p>"
-    intro = (f"<p>Each cell: the largest difference between two implementations' headline "
-             f"numbers (in {escape(unit)}) over the cases both scored, and on how many of "
-             "them they differ beyond tolerance.</p>")
-    return intro + "\n" + agreement_table(section.agreement)
 
 
 def _result_text(result: Result | None) -> str:
@@ -193,48 +385,30 @@ def _result_text(result: Result | None) -> str:
     return ", ".join(parts)
 
 
-def corpus_section(found: MetricComparison) -> str:
-    """Every implementation's score on the user's corpus, each gap split by axis."""
-    rows = [[td(escape(text), "num" if column in (1, 2) else "")
-             for column, text in enumerate(row)] for row in corpus_table.rows(found)]
-    notes = [f"{e.impl} could not score: {e.error}" for e in corpus_table.failures(found)]
-    notes += [gap.sentence() for gap in found.gaps]
-    return "\n".join([
-        f"<h3>Your corpus: {escape(corpus_table.scale(found))}</h3>",
-        f"<p>{escape(CORPUS_INTRO)}</p>",
-        table(corpus_table.HEADERS, rows),
-        "<ul>" + "".join(f"<li>{escape(note)}</li>" for note in notes) + "</ul>",
-    ])
-
-
 def metric_section(section: MetricReport) -> str:
     record = section.record
     spec = "spec/bleu.md" if section.family == "bleu" else "spec/rouge.md"
     parts = [
         f'<section id="metric-{section.metric}">',
         f"<h2>{escape(section.metric)}</h2>",
-        f"<p>{plural(len(record.implementations), 'implementation')}, "
-        f"{plural(len(record.cases), 'case')}, {plural(len(section.findings), 'finding')}.</p>",
+        f"<p>{escape(section.counts())}.</p>",
     ]
     if record.corpus is not None:
         parts.append(corpus_section(record.corpus))
+    parts += [departures_section(section), defects_section(section),
+              agreement_section(section), pairs_section(section)]
     parts += [
         "<h3>Conventions</h3>",
         f"<p>Each implementation's declared profile on the axes {escape(section.metric)} "
         "depends on; <span class=\"depart\">highlighted</span>: a departure from the "
         f"paper's profile ({escape(PAPERS[section.family])}).</p>",
         profile_table(section),
+        signature_table(section),
     ]
     notes = [f"tolerance of {name}: {t.describe()}" for name, t in section.tolerances]
     notes += [f"skipped: {reason}" for reason in record.skipped]
     if notes:
         parts.append("<ul>" + "".join(f"<li>{escape(n)}</li>" for n in notes) + "</ul>")
-    parts += ["<h3>Agreement</h3>", agreement_section(section), "<h3>Findings</h3>"]
-    if section.findings:
-        parts += [f"<p>Largest difference: of the headline number, in "
-                  f"{escape(UNITS[section.family])}.</p>", findings_table(section)]
-    else:
-        parts.append("<p>None: every implementation agrees on every case.</p>")
     parts += [
         f"<h3>Conformance to {spec}</h3>",
         f"<p>One column per clause {escape(section.metric)} depends on; a family of "
@@ -268,7 +442,7 @@ LEGEND = (
 
 
 def render(report: Report) -> str:
-    """The whole of ``report.html``."""
+    """The whole of ``report.html``: the package verdict table first."""
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en">',
@@ -283,10 +457,11 @@ def render(report: Report) -> str:
     if report.timestamp:
         parts.append(f"<p>Generated {escape(report.timestamp)}.</p>")
     parts.append(f"<p>{escape(report.summary())}</p>")
-    parts.append(f'<p class="note">{LEGEND}</p>')
     links = " · ".join(f'<a href="#metric-{m.metric}">{escape(m.metric)}</a>'
                        for m in report.metrics)
-    parts.append(f"<nav>{links}</nav>")
+    parts.append(f"<nav>Metrics: {links}</nav>")
+    parts += ["<h2>Packages</h2>", f"<p>{inline(PACKAGES_INTRO)}</p>", package_table(report),
+              f'<p class="note">{LEGEND}</p>']
     parts += [metric_section(section) for section in report.metrics]
     parts += ["</body>", "</html>"]
     return "\n".join(parts) + "\n"

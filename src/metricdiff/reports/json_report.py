@@ -1,6 +1,10 @@
 """``report.json``: everything ``report.md`` and ``report.html`` show, as data.
 
-Format 2 keeps it small enough to commit (format 1 was ten times the size):
+Format 3 leads with the package verdict table (``packages``) and gives, per
+metric, the departures grouped by cause, the agreement matrices by group of
+cases and the pairs derived from the star; each finding has its ``number``,
+which the reports' cells cut short refer to.  Format 2 kept it small enough to
+commit (format 1 was ten times the size):
 
 - like ``report.html``, the case matrix lists only the first generated case of each
   pattern (and every other case), and a finding lists its first few cases, each
@@ -22,14 +26,14 @@ from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report, listed_cases
 from metricdiff.reports.matrix import CaseRow
 
-FORMAT = 2
+FORMAT = 3
 #: From this depth on (root 0, ``metrics`` 1, a metric 2, its ``findings`` 3) a value
 #: is written on one line.
 ONE_LINE_DEPTH = 4
 
 
-def _finding(finding: Finding) -> dict[str, Any]:
-    data = finding.to_json()
+def _finding(number: int, finding: Finding) -> dict[str, Any]:
+    data = {"number": number, **finding.to_json()}
     del data["signatures"]
     data["cases"], data["cases_not_listed"] = listed_cases(finding)
     data["cause"] = cause_of(finding)
@@ -59,13 +63,13 @@ def _row(names: list[str], row: CaseRow) -> dict[str, Any]:
 def metric_json(section: MetricReport) -> dict[str, Any]:
     record = section.record
     names = [p.name for p in record.implementations]
-    matrix = section.agreement
     listed = {row.case for group in section.groups for row in group.listed}
     return {
         "metric": section.metric,
         "family": section.family,
         "paper": PAPERS[section.family],
         "unit": UNITS[section.family],
+        "points_per_headline": section.points,
         "corpus": None if record.corpus is None else record.corpus.to_dict(),
         "axes": list(section.axes),
         "paper_profile": dict(zip(section.axes, section.paper, strict=True)),
@@ -89,7 +93,19 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
         ],
         "skipped": list(record.skipped),
         "cases": len(record.cases),
-        "findings": [_finding(f) for f in section.findings],
+        "findings": [_finding(number, f) for number, f in enumerate(section.findings, 1)],
+        "departures": [
+            {"axis": group.axis, "values": list(group.values), "cases": group.cases,
+             "max_delta": group.max_delta, "example": group.shown.number,
+             "implementations": [
+                 {"name": m.name, "finding": m.number, "cases": m.finding.count,
+                  "declared": m.declared, "corpus_contribution": m.corpus}
+                 for m in group.members]}
+            for group in section.departures
+        ],
+        "quiet_departures": {name: list(axes) for name, axes in section.quiet},
+        "defects": [number for number, _ in section.defects],
+        "pairs": [pair.to_json() for pair in section.record.pairs],
         "conformance": {
             "clauses": list(section.clauses),
             "rows": [
@@ -113,12 +129,16 @@ def metric_json(section: MetricReport) -> dict[str, Any]:
                 for f in section.unexplained
             ],
         },
-        "agreement": {
-            "implementations": list(matrix.names),
-            "max_delta": [list(row) for row in matrix.max_delta],
-            "differing_cases": [list(row) for row in matrix.differing],
-            "compared_cases": [list(row) for row in matrix.compared],
-        },
+        "agreement": [
+            {"group": matrix.group, "cases": matrix.cases,
+             "implementations": list(matrix.names),
+             "compared_cases": [[c.compared for c in row] for row in matrix.cells],
+             "differing_cases": [[c.differing for c in row] for row in matrix.cells],
+             "median_delta": [[c.median for c in row] for row in matrix.cells],
+             "p95_delta": [[c.p95 for c in row] for row in matrix.cells],
+             "mean_delta": [[c.mean for c in row] for row in matrix.cells]}
+            for matrix in section.matrices
+        ],
         "patterns": [
             {"pattern": group.pattern, "count": len(group.rows), "all_agree": group.agree,
              "cases": [row.case for row in group.listed], "not_listed": group.not_listed}
@@ -135,6 +155,12 @@ def render(report: Report) -> str:
     if report.timestamp:
         data["generated"] = report.timestamp
     data["summary"] = report.summary()
+    data["packages"] = [
+        {"implementation": row.implementation, "package": row.package,
+         "version": row.version, "verdict": row.verdict, "metrics": row.metrics,
+         "departures": row.departures, "found": row.found, "defects": row.defects}
+        for row in report.packages
+    ]
     data["metrics"] = [metric_json(section) for section in report.metrics]
     return dumps(data) + "\n"
 

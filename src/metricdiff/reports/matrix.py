@@ -1,22 +1,26 @@
 """The two matrices of a report, computed from the recorded runs alone.
 
-- **Agreement** (implementation x implementation): the largest difference between
-  two implementations' headline numbers over the cases both scored, and on how many
-  of those cases they differ beyond their tolerances.
+- **Agreement** (implementation x implementation), one per group of cases -- the
+  user's own segments, the fixtures, the generated edge cases apart: on what
+  share of the cases both scored two implementations differ beyond their
+  tolerances, and by how much (the median and the 95th percentile of |Δ| over
+  those cases; the mean over all, the typical difference, sets the colour).
 - **Cases x implementations**, in the spirit of JSONTestSuite's results page: on
   each case every implementation gets a class — ``A`` for the value of the first
   implementation that scored it, ``B`` for the next distinct value, and so on;
   ``!`` for a crash, timeout or invalid output; ``-`` where the case does not apply
   to it; ``?`` where it gave a result without the headline number.  The string of
   classes is the case's *pattern of disagreement*; cases are grouped by pattern,
-  the most frequent first.  A report lists every fixture case and every line of a
-  user's files, but only the first ``LISTED_PER_PATTERN`` generated cases of a
-  pattern (thousands of them, alike within a pattern), and says how many more
-  there are.
+  the most frequent first.  A report lists every fixture case, but only the
+  first ``USER_LINES_PER_PATTERN`` lines of a user's files and the first
+  ``LISTED_PER_PATTERN`` generated cases of a pattern (hundreds or thousands of
+  them, alike within a pattern), and says how many more there are.
 """
 
 from __future__ import annotations
 
+import math
+import statistics
 import string
 from collections.abc import Sequence
 
@@ -37,6 +41,9 @@ LETTERS = string.ascii_uppercase + string.ascii_lowercase
 #: has a pattern of its own, and listing one of each made report.html megabytes.
 LISTED_PER_PATTERN = 1
 LISTED_PATTERNS = 20
+#: How many lines of a user's files a pattern lists: a corpus of hundreds of
+#: lines with twenty implementations made report.html megabytes too.
+USER_LINES_PER_PATTERN = 3
 GENERATED = "generated"
 
 
@@ -50,50 +57,78 @@ def _same(a: float, b: float, tolerance: Tolerance) -> bool:
     return tolerance.allows(a, b, 0.0)
 
 
-@attrs.frozen
-class Agreement:
-    """Implementation x implementation: ``max_delta[i][j]`` is the largest
-    |headline_i - headline_j| over the cases both scored (None if there is none),
-    ``differing[i][j]`` on how many of them they differ beyond tolerance, and
-    ``compared[i][j]`` how many cases both scored."""
+#: The groups of cases an agreement matrix is made for, in the order shown:
+#: the user's own segments (each line; not the whole corpus), the fixtures,
+#: the generated edge cases.
+GROUPS = (("your text", "user"), ("fixtures", "fixture"), ("generated edge cases", GENERATED))
+#: What a headline number is multiplied by to be in points: BLEU is 0-100
+#: already, ROUGE's F is 0-1.
+POINTS = {"bleu": 1.0, "rouge": 100.0}
 
-    names: tuple[str, ...]
-    max_delta: tuple[tuple[float | None, ...], ...]
-    differing: tuple[tuple[int, ...], ...]
-    compared: tuple[tuple[int, ...], ...]
+
+@attrs.frozen
+class PairCell:
+    """Two implementations on the cases of one group both scored: on how many
+    they differ beyond their tolerances, and how much: the median and the 95th
+    percentile of |Δ| over those cases, and the mean |Δ| over every case
+    compared (the typical difference: what the colour follows), in points."""
+
+    compared: int
+    differing: int
+    median: float | None
+    p95: float | None
+    mean: float
 
     @property
-    def largest(self) -> float:
-        """The largest difference in the matrix (0 if none)."""
-        return max((d for row in self.max_delta for d in row if d is not None), default=0.0)
+    def share(self) -> float:
+        return self.differing / self.compared if self.compared else 0.0
 
 
-def agreement(record: MetricRecord) -> Agreement:
-    """The agreement matrix of one metric's implementations."""
+@attrs.frozen
+class Agreement:
+    """Implementation x implementation on one group of cases (``GROUPS``)."""
+
+    group: str
+    cases: int
+    names: tuple[str, ...]
+    cells: tuple[tuple[PairCell, ...], ...]
+
+
+def quantile(ordered: Sequence[float], share: float) -> float:
+    """The nearest-rank quantile of ``ordered`` (sorted, not empty)."""
+    rank = max(1, math.ceil(share * len(ordered)))
+    return ordered[rank - 1]
+
+
+def agreements(record: MetricRecord) -> tuple[Agreement, ...]:
+    """The agreement matrix of each group of cases the audit has."""
     people = record.implementations
-    heads = {
-        p.name: [_headline(record.run(p.name, case.id)) for case in record.cases]
-        for p in people
-    }
-    deltas: list[tuple[float | None, ...]] = []
-    differing: list[tuple[int, ...]] = []
-    compared: list[tuple[int, ...]] = []
-    for a in people:
-        row_delta: list[float | None] = []
-        row_differing: list[int] = []
-        row_compared: list[int] = []
-        for b in people:
-            tolerance = pair_tolerance(a, b)
-            pairs = [(x, y) for x, y in zip(heads[a.name], heads[b.name], strict=True)
-                     if x is not None and y is not None]
-            row_delta.append(max((abs(x - y) for x, y in pairs), default=None))
-            row_differing.append(sum(1 for x, y in pairs if not _same(x, y, tolerance)))
-            row_compared.append(len(pairs))
-        deltas.append(tuple(row_delta))
-        differing.append(tuple(row_differing))
-        compared.append(tuple(row_compared))
-    return Agreement(tuple(p.name for p in people), tuple(deltas), tuple(differing),
-                     tuple(compared))
+    scale = POINTS[record.family]
+    found = []
+    for label, source in GROUPS:
+        chosen = [case for case in record.cases
+                  if case.source == source and (source != "user" or case.segments == 1)]
+        if not chosen:
+            continue
+        heads = {p.name: [_headline(record.run(p.name, case.id)) for case in chosen]
+                 for p in people}
+        rows = []
+        for a in people:
+            rows.append(tuple(_pair_cell(heads[a.name], heads[b.name], pair_tolerance(a, b),
+                                         scale) for b in people))
+        found.append(Agreement(label, len(chosen), tuple(p.name for p in people), tuple(rows)))
+    return tuple(found)
+
+
+def _pair_cell(left: Sequence[float | None], right: Sequence[float | None],
+               tolerance: Tolerance, scale: float) -> PairCell:
+    pairs = [(x, y) for x, y in zip(left, right, strict=True) if x is not None and y is not None]
+    deltas = [abs(x - y) * scale for x, y in pairs]
+    differing = sorted(abs(x - y) * scale for x, y in pairs if not _same(x, y, tolerance))
+    if not differing:
+        return PairCell(len(pairs), 0, None, None, math.fsum(deltas) / len(pairs) if pairs else 0.0)
+    return PairCell(len(pairs), len(differing), statistics.median(differing),
+                    quantile(differing, 0.95), math.fsum(deltas) / len(pairs))
 
 
 def _headline(run: Run | None) -> float | None:
@@ -141,13 +176,15 @@ class PatternGroup:
     @property
     def listed(self) -> tuple[CaseRow, ...]:
         """The rows a report spells out, in the audit's order: the first
-        ``generated_listed`` generated cases and every other case."""
+        ``generated_listed`` generated cases, the first ``USER_LINES_PER_PATTERN``
+        of the user's, and every fixture."""
         chosen: list[CaseRow] = []
-        generated = 0
+        seen = {GENERATED: 0, "user": 0}
+        limits = {GENERATED: self.generated_listed, "user": USER_LINES_PER_PATTERN}
         for row in self.rows:
-            if row.source == GENERATED:
-                generated += 1
-                if generated > self.generated_listed:
+            if row.source in seen:
+                seen[row.source] += 1
+                if seen[row.source] > limits[row.source]:
                     continue
             chosen.append(row)
         return tuple(chosen)

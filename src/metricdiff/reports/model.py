@@ -23,6 +23,7 @@ from metricdiff.cases.files import iter_segments
 from metricdiff.comparison.gaps import Comparison, MetricComparison
 from metricdiff.errors import InputError
 from metricdiff.findings.finding import Example, Finding
+from metricdiff.findings.pairs import DerivedPair
 from metricdiff.impls.base import Tolerance
 from metricdiff.input_files import Unreadable, load_json, read_file
 from metricdiff.json_values import listed as _list
@@ -43,6 +44,9 @@ RESULTS_NAME = "results.jsonl"
 #: each implementation's corpus score and each gap split by axis, as
 #: ``metricdiff compare --format json`` prints them.
 COMPARE_NAME = "compare.json"
+#: The pairs derived from the star (``findings/pairs.py``): those asked for with
+#: ``--pair`` and the largest gaps; an older audit folder has none.
+PAIRS_NAME = "pairs.json"
 
 T = TypeVar("T")
 
@@ -69,6 +73,8 @@ class CaseInfo:
     id: str
     source: str
     klass: str = ""
+    #: How many segments it has (the whole of a user's corpus has them all).
+    segments: int = 1
 
 
 def _quoted(result: Result | float | None) -> float | None:
@@ -144,6 +150,8 @@ class MetricRecord:
     #: Every implementation's score on the user's corpus and each gap split by
     #: axis (``compare.json``); None when the audit had no corpus of the user's.
     corpus: MetricComparison | None = None
+    #: The pairs derived from the star (``pairs.json``).
+    pairs: tuple[DerivedPair, ...] = ()
 
     @property
     def family(self) -> str:
@@ -237,7 +245,8 @@ def _metric_head(data: Any) -> _MetricHead:
         metric,
         tuple(_implementation(item) for item in data["participants"]),
         tuple(_text(reason) for reason in data["skipped"]),
-        tuple(CaseInfo(_text(case["id"]), _text(case["source"]), _text(case.get("class", "")))
+        tuple(CaseInfo(_text(case["id"]), _text(case["source"]), _text(case.get("class", "")),
+                       int(_number(case.get("segments", 1))))
               for case in data["cases"]),
     )
 
@@ -246,24 +255,10 @@ def _finding(data: Any, known: set[str]) -> Finding:
     metric = _text(data["metric"])
     if metric not in known:
         raise ValueError(f"metric {metric!r} is not in {AUDIT_NAME}")
-    example = data["example"]
-    hypothesis = example["hypothesis"]
-    if isinstance(hypothesis, str):  # one segment: shown bare
-        hyps: tuple[str, ...] = (hypothesis,)
-        refs: tuple[tuple[str | None, ...], ...] = (tuple(_list(example["references"])),)
-    else:
-        hyps = tuple(_text(hyp) for hyp in _list(hypothesis))
-        refs = tuple(tuple(_list(segment)) for segment in _list(example["references"]))
-    if len(refs) != len(hyps):
-        raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
-    for segment in refs:
-        for ref in segment:
-            if ref is not None:
-                _text(ref)
+    example = _example(family(metric), data["example"])
     values = tuple(_text(value) for value in data["values"])
     if len(values) != 2:
         raise ValueError(f"'values' has {len(values)} entries, not 2")
-    metric_family = family(metric)
     return Finding(
         metric,
         _text(data["impl_a"]),
@@ -274,16 +269,36 @@ def _finding(data: Any, known: set[str]) -> Finding:
         _text(data["first_difference"]),
         int(_number(data["count"])),
         _number(data["max_delta"]),
-        Example(
-            _text(example["case"]), hyps, refs,
-            _result(example["result_a"], metric_family),
-            _result(example["result_b"], metric_family),
-            _text(example.get("error", "")),
-        ),
+        example,
         {_text(k): _text(v) for k, v in data["signatures"].items()},
         tuple(_text(case) for case in data.get("cases", ())),
         bool(data.get("explained", True)),
     )
+
+
+def _example(metric_family: str, data: Any) -> Example:
+    """An example: one segment (shown bare) or several, each side's result, and,
+    for an excerpt, how many segments the whole case has and which are shown."""
+    hypothesis = data["hypothesis"]
+    if isinstance(hypothesis, str):
+        hyps: tuple[str, ...] = (hypothesis,)
+        refs: tuple[tuple[str | None, ...], ...] = (tuple(_list(data["references"])),)
+    else:
+        hyps = tuple(_text(hyp) for hyp in _list(hypothesis))
+        refs = tuple(tuple(_list(segment)) for segment in _list(data["references"]))
+    if len(refs) != len(hyps):
+        raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+    for segment in refs:
+        for ref in segment:
+            if ref is not None:
+                _text(ref)
+    segments = int(_number(data.get("segments", 0)))
+    shown = tuple(int(_number(number)) for number in _list(data.get("shown", [])))
+    if segments and len(shown) != len(hyps):
+        raise ValueError(f"an excerpt of {len(hyps)} segments names {len(shown)}")
+    return Example(_text(data["case"]), hyps, refs, _result(data["result_a"], metric_family),
+                   _result(data["result_b"], metric_family), _text(data.get("error", "")),
+                   segments, shown)
 
 
 def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]:
@@ -340,11 +355,35 @@ def load_audit(folder: Path) -> AuditRecord:
         runs[metric].add(impl, case, run)
 
     corpus = _comparisons(folder / COMPARE_NAME, known)
+    pairs = _pairs(folder / PAIRS_NAME, known)
     return AuditRecord(tuple(
         MetricRecord(head.metric, head.implementations, head.skipped, head.cases,
-                     runs[head.metric], tuple(findings[head.metric]), corpus.get(head.metric))
+                     runs[head.metric], tuple(findings[head.metric]), corpus.get(head.metric),
+                     tuple(pairs[head.metric]))
         for head in heads
     ))
+
+
+def _pairs(path: Path, known: set[str]) -> dict[str, list[DerivedPair]]:
+    """Metric -> the pairs derived from its star, from ``pairs.json`` if the
+    folder has one."""
+    found: dict[str, list[DerivedPair]] = {metric: [] for metric in known}
+    if not path.exists():
+        return found
+    raw = _parse_json(path, _read_text(path))
+    if not isinstance(raw, list):
+        raise InputError(f"{path}:1: expected a list of pairs")
+    for number, item in enumerate(raw, start=1):
+        pair = _checked(path, 0, f"pair {number}", partial(_pair, item, known))
+        found[pair.metric].append(pair)
+    return found
+
+
+def _pair(data: Any, known: set[str]) -> DerivedPair:
+    metric = _text(data["metric"])
+    if metric not in known:
+        raise ValueError(f"metric {metric!r} is not in {AUDIT_NAME}")
+    return DerivedPair.from_json(data, partial(_example, family(metric)))
 
 
 def _comparisons(path: Path, known: set[str]) -> dict[str, MetricComparison]:

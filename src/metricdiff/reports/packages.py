@@ -1,24 +1,28 @@
-"""``packages.md``: the package table, one row per implementation that took part
-in the audit, with its departures from the paper, its defects and a one-word
-verdict -- the review of BLEU and ROUGE packages that *Rogue Scores* (Grusky,
-ACL 2023) made by hand, made from the audit.
+"""The package verdict table: one row per implementation that took part in the
+audit, with its version, a one-word verdict, its departures from the paper and
+its defects with the cases each affects -- the review of BLEU and ROUGE packages
+that *Rogue Scores* (Grusky, ACL 2023) made by hand, made from the audit.  Every
+report leads with it, and ``packages.md`` (also in the README) is it alone.
 
-It is built from ``report.json``'s data alone, so every audit regenerates it and
-a new adapter appears in it without code here: the package and version are what
-the adapter's metadata gave the audit.  A profile variant (``sacrebleu+intl``,
+It is built from the audit folder's records alone, so every audit regenerates it
+and a new adapter appears in it without code here: the package and version are
+what the adapter's metadata gave the audit.  A profile variant (``sacrebleu+intl``,
 ``rouge-score+stemmed``) is a row of its package, not a package: its findings
 count for the package, its departures are not the package's defaults.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+import re
+from collections.abc import Iterable, Sequence
 
 import attrs
 
+from metricdiff.findings.finding import FAILURES, Finding
 from metricdiff.impls.settings import parse_spec
 from metricdiff.markdown_text import code, escape
+from metricdiff.reports.conformance import departures, is_unexplained
+from metricdiff.reports.model import MetricRecord
 from metricdiff.wording import plural
 
 PACKAGES_NAME = "packages.md"
@@ -26,12 +30,12 @@ PACKAGES_NAME = "packages.md"
 #: The implementation that defines the paper's values: not a package under review.
 REFERENCE = "reference"
 
-#: Finding kinds that are defects by themselves; an unexplained conformance
-#: finding is the other defect.
-FAILURES = ("crash", "timeout", "invalid-output")
-
 #: The profile labels that are an implementation's own defaults.
 _OWN_LABELS = ("declared", "unknown")
+
+#: Where a defect is listed in more metrics than this with the same count of
+#: cases, it is said once: ``42 cases in each of 8 metrics``.
+_SPELLED_OUT = 3
 
 
 @attrs.define
@@ -42,12 +46,14 @@ class PackageRow:
     package: str = ""
     version: str = ""
     metrics: list[str] = attrs.field(factory=list)
-    #: ``axis=value`` where its declared profile departs from the paper's.
-    departures: list[str] = attrs.field(factory=list)
-    #: ``axis=value`` that explain a conformance finding: undeclared conventions.
-    found: list[str] = attrs.field(factory=list)
-    #: defect (``unexplained``, ``crash``...) -> cases affected.
-    defects: dict[str, int] = attrs.field(factory=dict)
+    #: Metric family -> ``axis=value`` where its declared profile departs from
+    #: the paper's.
+    departures: dict[str, list[str]] = attrs.field(factory=dict)
+    #: Metric family -> ``axis=value`` that explain a conformance finding:
+    #: undeclared conventions.
+    found: dict[str, list[str]] = attrs.field(factory=dict)
+    #: defect (``unexplained``, ``crash ValueError``...) -> metric -> cases affected.
+    defects: dict[str, dict[str, int]] = attrs.field(factory=dict)
 
     @property
     def verdict(self) -> str:
@@ -58,6 +64,9 @@ class PackageRow:
         if self.departures or self.found:
             return "convention"
         return "conforms"
+
+    def cases(self, defect: str) -> int:
+        return sum(self.defects[defect].values())
 
 
 def _add(items: list[str], item: str) -> None:
@@ -70,67 +79,89 @@ def _implementation(name: str) -> str:
     return parse_spec(name).name
 
 
-def _add_participant(row: PackageRow, metric: str, person: Mapping[str, Any]) -> None:
-    """Its package, version and metric, and, for its own defaults, the axes on
-    which the report found them departing from the paper's."""
-    row.package = row.package or str(person.get("package") or "")
-    row.version = row.version or str(person.get("version") or "")
-    _add(row.metrics, metric)
-    if person.get("label") in _OWN_LABELS:
-        for axis in person.get("departures", []):
-            _add(row.departures, f"{axis}={person['profile'][axis]}")
+def defect_of(finding: Finding) -> str | None:
+    """The defect a finding shows, as the table names it (``unexplained``,
+    ``crash ValueError``), or None for one that shows none."""
+    if finding.kind in FAILURES:
+        # The error's type, or what it says without its numbers (``recall 1.1
+        # outside [0, 1]`` and ``recall 2 outside [0, 1]`` are one defect).
+        what = re.sub(r" -?[0-9][0-9.e+-]* outside", " outside",
+                      finding.example.error.split(":")[0])
+        return f"{finding.kind} {what}".strip()
+    if finding.kind == "conformance" and is_unexplained(finding):
+        return "unexplained"
+    return None
 
 
-def _add_finding(row: PackageRow, finding: Mapping[str, Any]) -> None:
-    kind = finding["kind"]
-    if kind in FAILURES:
-        row.defects[kind] = row.defects.get(kind, 0) + int(finding["count"])
-    elif kind == "conformance" and not finding.get("explained", True):
-        row.defects["unexplained"] = row.defects.get("unexplained", 0) + int(finding["count"])
-    elif kind == "conformance" and finding.get("axis"):
-        for axis, value in zip(finding["axis"].split(","), finding["values"][1].split(","),
-                               strict=False):
-            _add(row.found, f"{axis}={value}")
-
-
-def package_rows(report: Mapping[str, Any]) -> list[PackageRow]:
-    """The rows of the table, from ``report.json``'s contents, in the order the
-    implementations first take part."""
+def package_rows(records: Sequence[MetricRecord]) -> list[PackageRow]:
+    """The rows of the table, in the order the implementations first take part."""
     rows: dict[str, PackageRow] = {}
-    for section in report.get("metrics", []):
+    for record in records:
         owner: dict[str, str] = {}
-        for person in section["implementations"]:
-            name = _implementation(person["impl"])
+        for person in record.implementations:
+            name = _implementation(person.impl)
             if name == REFERENCE:
                 continue
-            owner[person["name"]] = name
+            owner[person.name] = name
             row = rows.setdefault(name, PackageRow(name))
-            _add_participant(row, section["metric"], person)
-        for finding in section["findings"]:
-            if finding["impl_a"] in owner and (finding["kind"] in FAILURES
-                                               or finding["impl_b"] == REFERENCE):
-                _add_finding(rows[owner[finding["impl_a"]]], finding)
+            row.package = row.package or person.package
+            row.version = row.version or person.version
+            _add(row.metrics, record.metric)
+            if person.label in _OWN_LABELS:
+                for axis in departures(record.metric, person.profile):
+                    _add(row.departures.setdefault(record.family, []),
+                         f"{axis}={person.profile[axis]}")
+        for finding in record.findings:
+            if finding.impl_a not in owner or finding.kind not in ("conformance", *FAILURES):
+                continue
+            row = rows[owner[finding.impl_a]]
+            defect = defect_of(finding)
+            if defect is not None:
+                counts = row.defects.setdefault(defect, {})
+                counts[record.metric] = counts.get(record.metric, 0) + finding.count
+            elif finding.kind == "conformance" and finding.axis:
+                for axis, value in zip(finding.axis.split(","), finding.values[1].split(","),
+                                       strict=False):
+                    _add(row.found.setdefault(record.family, []), f"{axis}={value}")
     return list(rows.values())
+
+
+def departures_cell(row: PackageRow) -> str:
+    """``axis=value``, each in a code span, and the ones found undeclared; by
+    metric family (``BLEU: ...; ROUGE: ...``) for a package of both."""
+    families = list(dict.fromkeys([*row.departures, *row.found]))
+    parts = []
+    for family in families:
+        text = _cell(row.departures.get(family, []))
+        if row.found.get(family):
+            text += f"; found: {_cell(row.found[family])}"
+        parts.append(f"{family.upper()}: {text}" if len(families) > 1 else text)
+    return "; ".join(parts) or "none"
+
+
+def defects_cell(row: PackageRow) -> str:
+    """Each defect with the cases it affects, metric by metric."""
+    parts = []
+    for defect, counts in row.defects.items():
+        kind, _, detail = defect.partition(" ")
+        name = f"{escape(kind)} {code(detail)}" if detail else escape(kind)
+        values = set(counts.values())
+        if len(counts) > _SPELLED_OUT and len(values) == 1:
+            where = f"{plural(values.pop(), 'case')} in each of {len(counts)} metrics"
+        else:
+            where = ", ".join(f"{metric} {count}" for metric, count in counts.items())
+            where = f"{plural(sum(counts.values()), 'case')}: {where}"
+        parts.append(f"{name} ({where})")
+    return "; ".join(parts) or "none"
 
 
 def _cell(items: Iterable[str]) -> str:
     return ", ".join(code(item) for item in items) or "none"
 
 
-def _departures(row: PackageRow) -> str:
-    text = _cell(row.departures)
-    if row.found:
-        text += f"; found: {_cell(row.found)}"
-    return text
-
-
-def _defects(row: PackageRow) -> str:
-    return ", ".join(f"{kind} ({plural(cases, 'case')})"
-                     for kind, cases in row.defects.items()) or "none"
-
-
-HEADER = ("| implementation | package | version | metrics | departures from the paper "
-          "| defects found | verdict |\n|---|---|---|---|---|---|---|")
+HEADERS = ("implementation", "package", "version", "verdict", "departures from the paper",
+           "defects (cases)")
+HEADER = ("| " + " | ".join(HEADERS) + " |\n|" + "|".join("---" for _ in HEADERS) + "|")
 
 
 def table(rows: Iterable[PackageRow]) -> str:
@@ -139,31 +170,34 @@ def table(rows: Iterable[PackageRow]) -> str:
     for row in rows:
         lines.append(
             f"| {code(row.implementation)} | {escape(row.package) or '—'} "
-            f"| {escape(row.version) or '—'} | {escape(', '.join(row.metrics))} "
-            f"| {_departures(row)} | {escape(_defects(row))} | **{row.verdict}** |"
+            f"| {escape(row.version) or '—'} | **{row.verdict}** | {departures_cell(row)} "
+            f"| {defects_cell(row)} |"
         )
     return "\n".join(lines) + "\n"
 
 
-_INTRO = """\
+INTRO = (
+    "Every implementation the audit ran, one row each (a profile variant such as "
+    "`sacrebleu+intl` counts for its package). The **verdict**: `conforms` (the "
+    "paper's definition), `convention` (departs only on named axes), `defect` "
+    "(something unexplained or broken). **Departures from the paper** are the axes "
+    "on which its declared default profile differs from the paper's; `found:` "
+    "axes are conventions the audit caught it using without declaring them. "
+    "**Defects** are its conformance findings that no convention explains "
+    "(`unexplained`), its crashes, timeouts and invalid outputs, with the cases "
+    "affected in each metric."
+)
+
+_HEAD = """\
 # Packages
 
 <!-- Written by `metricdiff audit --out DIR` (and `metricdiff report`) from the
      audit's own data, like report.md: edit the adapters, not this file. -->
 
-Every implementation the audit ran, one row each (a profile variant such as
-`sacrebleu+intl` counts for its package). **Departures from the paper** are the
-axes ([docs/conventions.md](../docs/conventions.md)) on which its declared
-default profile differs from the paper's; `found:` axes are conventions the
-audit caught it using without declaring them. **Defects found** are its
-conformance findings that no convention explains (`unexplained`), its crashes,
-timeouts and invalid outputs, with the number of cases affected. The
-**verdict**: `conforms` (the paper's definition), `convention` (departs only on
-named axes), `defect` (something unexplained or broken).
-
 """
 
 
-def render(report: Mapping[str, Any]) -> str:
-    """The whole of ``packages.md`` for ``report.json``'s contents."""
-    return _INTRO + table(package_rows(report))
+def render(rows: Iterable[PackageRow]) -> str:
+    """The whole of ``packages.md``."""
+    return (_HEAD + INTRO + " The axes are those of "
+            "[docs/conventions.md](../docs/conventions.md).\n\n" + table(rows))

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import importlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -85,13 +85,15 @@ class _Group:
 
 
 def score_requests(
-    requests: Sequence[Request], *, timeout: float = DEFAULT_TIMEOUT, workers: int = 1
+    requests: Sequence[Request], *, timeout: float = DEFAULT_TIMEOUT, workers: int = 1,
+    scored: Callable[[], None] | None = None,
 ) -> list[list[CaseResult]]:
     """Each request's cases scored, each case as a corpus: one ``CaseResult`` per
     case, in order.  ``timeout`` (seconds) bounds each call of an implementation
     in its worker process; ``workers`` processes score at once.  Requests for the
     same implementation, metric and profile are scored as one job, so that many
-    small requests cost few calls."""
+    small requests cost few calls.  ``scored``, if given, is called as each case
+    scored in a worker process comes back (a progress line)."""
     try:
         timeout = limits.seconds(timeout)
     except ValueError as error:  # 0, nan, 1e300
@@ -114,7 +116,8 @@ def score_requests(
                for g in groups]
     away = [number for number, group in enumerate(groups) if not group.in_process]
     if away:
-        isolated = run_jobs([groups[n].job() for n in away], workers=workers, timeout=timeout)
+        isolated = run_jobs([groups[n].job() for n in away], workers=workers, timeout=timeout,
+                            on_result=None if scored is None else lambda *_: scored())
         for number, outcomes in zip(away, isolated, strict=True):
             results[number] = outcomes
     return [results[number][first:first + count] for number, first, count in places]

@@ -309,10 +309,10 @@ def test_audit_infers_the_profile_of_a_python_bleu(
     assert inferred["found"] and inferred["changes"] == {
         "lowercase": "unicode", "smoothing": "add-k", "smooth_orders": "all",
     }
-    # The inferred profile is its own: no conformance findings, and the agreement
-    # with the reference is explained by exactly those axes.
+    # The inferred profile is its own: no conformance findings, and its departure
+    # from the paper's profile is exactly those axes.
     findings = json.loads((out_dir / "findings.json").read_text(encoding="utf-8"))
-    assert [f["kind"] for f in findings] == ["agreement"]
+    assert [(f["kind"], f["impl_b"]) for f in findings] == [("departure", MY_BLEU)]
     assert findings[0]["axis"] == "lowercase,smoothing,smooth_orders"
 
 

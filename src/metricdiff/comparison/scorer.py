@@ -1,0 +1,130 @@
+"""The reference's score on one corpus under any profile, remembered
+(``ReferenceScorer``), and the gap between two profiles attributed with it
+(``attribute_gap``): what ``corpus.py`` attributes every gap with; and the
+number a paper quotes of a result (``points``).
+
+A refusal is an outcome, not a hole in the attribution.  Where a profile between
+two implementations' sets ``empty_policy=error`` (one side's) and another axis
+empties a segment (the other side's tokenizer drops its non-ASCII text, say),
+the reference refuses the corpus under that profile, as that implementation
+would.  The segment it refuses then counts as 0, as ``empty_policy=zero``
+scores it -- what an implementation that crashes on it leaves in an average,
+and what the documented ``zero`` is -- so that every profile between the two
+has a score, the contributions and the residual add up to the gap, and the
+attribution says which axis values meet to refuse how many segments."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from metricdiff.cases.case import Sample
+from metricdiff.comparison.attribution import Attribution, attribute
+from metricdiff.comparison.inert import inert_axes
+from metricdiff.errors import EmptyInputError
+from metricdiff.impls import get_adapter
+from metricdiff.impls.reference.rouge import headline
+from metricdiff.profiles import profile_of
+from metricdiff.profiles.metrics import Options, Result
+from metricdiff.profiles.rouge import RougeOptions
+from metricdiff.scoring import score_profiles
+from metricdiff.scoring.isolated import IN_PROCESS
+from metricdiff.statistics import BleuResult
+from metricdiff.wording import plural
+
+REFERENCE = "reference"
+
+
+def points(result: Result, options: Options) -> float:
+    """The number a paper quotes, in points: BLEU as it is (0-100), ROUGE's
+    ``report`` quantity × 100."""
+    if isinstance(result, BleuResult):
+        return result.score
+    assert isinstance(options, RougeOptions)
+    return 100.0 * headline(result, options)
+
+
+class ReferenceScorer:
+    """The reference's score (in points) on one corpus under any profile,
+    remembered: the attribution of every pair asks for many profiles, and pairs
+    share most of them."""
+
+    def __init__(self, metric: str, sample: Sample) -> None:
+        self.metric = metric
+        self.hyps = tuple(sample[0])
+        self.refs = tuple(tuple(refs) for refs in sample[1])
+        self.adapter = get_adapter(REFERENCE, metric)
+        self.known: dict[Options, float] = {}
+        #: The profiles the reference refuses this corpus under, and how many of
+        #: its segments each refuses (scored as ``empty_policy=zero`` scores them).
+        self.refused: dict[Options, int] = {}
+
+    def __call__(self, options: Options) -> float:
+        if options not in self.known:
+            try:
+                result = self.adapter.corpus_score(self.metric, self.hyps, self.refs, options)
+            except EmptyInputError:
+                lenient = attrs.evolve(options, empty_policy="zero")
+                result = self.adapter.corpus_score(self.metric, self.hyps, self.refs, lenient)
+                self.refused[options] = self._refusals(options)
+            self.known[options] = points(result, options)
+        return self.known[options]
+
+    def _refusals(self, options: Options) -> int:
+        """How many segments the reference refuses under ``options``, each alone."""
+        count = 0
+        for hyp, refs in zip(self.hyps, self.refs, strict=True):
+            try:
+                self.adapter.corpus_score(self.metric, (hyp,), (refs,), options)
+            except EmptyInputError:
+                count += 1
+        return count
+
+    def prepare(self, profiles: Sequence[Options]) -> None:
+        """Score together the ``profiles`` not known yet (``score_profiles``: one
+        pass over a large corpus for all of them); a profile the reference
+        refuses is left for ``__call__`` to raise about."""
+        wanted = [options for options in dict.fromkeys(profiles) if options not in self.known]
+        if len(wanted) < 2 or not isinstance(self.adapter, IN_PROCESS):
+            return
+        scored = score_profiles(self.adapter, self.metric, self.hyps, self.refs, wanted)
+        for options, outcome in zip(wanted, scored, strict=True):
+            if outcome.result is not None:
+                self.known[options] = points(outcome.result, options)
+
+
+def attribute_gap(a: Options, b: Options, reference: ReferenceScorer) -> tuple[Attribution, str]:
+    """The reference's gap between profiles ``a`` and ``b``, axis by axis
+    (``attribution.attribute``), and a note naming what the reference refused on
+    the way, if anything (see the module's docstring)."""
+    used: list[Options] = []
+
+    def score(options: Options) -> float:
+        used.append(options)
+        return reference(options)
+
+    inert = inert_axes(a, b, reference.refs)
+    found = attribute(a, b, score, inert=inert, prepare=reference.prepare)
+    players = [axis for c in found.contributions for axis in c.axis.split(",")
+               if axis not in inert]  # an inert axis is never switched
+    return found, refusal_note(players, [p for p in dict.fromkeys(used) if p in reference.refused],
+                               reference.refused)
+
+
+def refusal_note(players: Sequence[str], hit: Sequence[Options],
+                 refused: dict[Options, int]) -> str:
+    """What the reference refused between two profiles (``hit``: the profiles
+    between them it refused), naming the values of the axes switched
+    (``players``) that every such profile shares."""
+    if not hit:
+        return ""
+    values = [profile_of(options) for options in hit]
+    shared = [f"{axis}={values[0][axis]}" for axis in players if axis != "empty_policy"
+              and all(v[axis] == values[0][axis] for v in values)]
+    most = max(refused[options] for options in hit)
+    where = f"{' and '.join(shared)} meets empty_policy=error" if shared else (
+        "empty_policy=error applies")
+    return (f"where {where}, the reference refuses {plural(most, 'segment')}, which "
+            f"{'has' if most == 1 else 'have'} no token on either side; each counts as 0, "
+            "as empty_policy=zero scores it")
