@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from metricdiff.cli._common import (
     Commands,
+    add_cache_option,
     add_fixtures_option,
     add_input_options,
     fixtures_folder,
@@ -23,6 +24,7 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
     read_input,
+    score_cache,
     seconds,
     whole_number,
 )
@@ -135,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     stack = contextlib.ExitStack()  # stops a Ray instance started for this run
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
+    stack.enter_context(score_cache(args, "audit"))
     journal: Journal | None = None
     audits: list[MetricAudit] = []
     unscored: list[str] = []
@@ -332,5 +335,6 @@ def register(commands: Commands) -> None:
     audit.add_argument("--all-cases", action="store_true",
                        help="run the costly peers (pyrouge, jury) on every generated case "
                        "too; by default each takes the first few hundred, and says so")
+    add_cache_option(audit)
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

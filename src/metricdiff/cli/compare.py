@@ -12,11 +12,13 @@ from pathlib import Path
 from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
+    add_cache_option,
     add_input_options,
     computes,
     output_folder,
     plural,
     read_input,
+    score_cache,
 )
 from metricdiff.impls import chosen_metrics
 from metricdiff.profiles import ConventionError
@@ -51,8 +53,9 @@ def run(args: argparse.Namespace) -> int:
     _check_impls(args.impl or [], metrics)
     corpus = read_input(args)
     out = output_folder(args.out) if args.out else None
-    comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
-                                args.jobs, args.timeout)
+    with score_cache(args, "compare"):
+        comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
+                                    args.jobs, args.timeout)
     texts = {
         "json": json.dumps(comparison.to_dict()["metrics"], ensure_ascii=False, indent=1) + "\n",
         "md": render(comparison, "md"),
@@ -87,4 +90,5 @@ def register(commands: Commands) -> None:
                          help="worker processes for the implementations (default: 2)")
     compare.add_argument("--timeout", type=float, default=120.0,
                          help="seconds one implementation may take on one metric")
+    add_cache_option(compare)
     compare.set_defaults(run=run)
