@@ -22,9 +22,7 @@ with the machine's load before and after.  Nothing asserts a time.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from floor import (
@@ -37,17 +35,17 @@ from floor import (
     own_costs,
     print_costs,
     real_pairs,
+    run_timed,
 )
 
 METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum")
 TARGET = 1.3
 
 
-def compare_wall(hyp: Path, ref: Path) -> float:
-    start = time.perf_counter()
-    subprocess.run(command("compare", "--hyp", str(hyp), "--ref", str(ref), "--jobs",
-                           str(CORES)), check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+def compare_wall(hyp: Path, ref: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of ``metricdiff compare`` (a fresh process)."""
+    return run_timed(command("compare", "--hyp", str(hyp), "--ref", str(ref), "--jobs",
+                             str(CORES)))
 
 
 def main() -> None:
@@ -63,17 +61,17 @@ def main() -> None:
         work = Work("compare", METRICS, hyp=str(hyp), ref=str(ref))
         for _ in range(args.repeat):
             before = load()
-            wall = compare_wall(hyp, ref)
+            wall, cpu = compare_wall(hyp, ref)
             between = load()
             costs = own_costs(impls, work)
             print_costs(costs)
             floor = floor_of(costs)
-            print(f"compare: {wall:.1f} s wall; floor {floor:.1f} s "
+            print(f"compare: {wall:.1f} s wall, {cpu:.1f} CPU-s; floor {floor:.1f} s "
                   f"({sum(costs.values()):.1f} CPU-s over {CORES} cores)", flush=True)
             print(f"RATIO compare default {args.pairs}-real-pairs wall/own-scoring-floor "
                   f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / "
-                  f"{floor:.1f} s; {before} before, {between} after compare, {load()} "
-                  "after the floor)", flush=True)
+                  f"{floor:.1f} s; in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} "
+                  f"before, {between} after compare, {load()} after the floor)", flush=True)
 
 
 if __name__ == "__main__":

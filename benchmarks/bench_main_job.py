@@ -32,10 +32,9 @@ Nothing asserts a time.
 from __future__ import annotations
 
 import argparse
+import math
 import os
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from floor import (
@@ -48,6 +47,7 @@ from floor import (
     load,
     own_costs,
     print_costs,
+    run_timed,
 )
 
 #: The nine implementations available when issue 11 was written, the Perl script
@@ -60,15 +60,13 @@ METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w", "ro
            "rouge-su")
 
 
-def main_job(impls: tuple[str, ...], generate: int, out: Path) -> float:
-    """Wall seconds of the main job's audit with ``impls``."""
+def main_job(impls: tuple[str, ...], generate: int, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the main job's audit with ``impls``."""
     argv = ["audit", "--fixtures", "--generate", str(generate), "--seed", str(SEED),
             "--jobs", str(CORES), "--no-progress", "--out", str(out)]
     for name in impls:
         argv += ["--impl", name]
-    start = time.perf_counter()
-    subprocess.run(command(*argv), check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return run_timed(command(*argv))
 
 
 def main() -> None:
@@ -85,14 +83,14 @@ def main() -> None:
     impls = tuple(args.impl or (ORIGINAL if args.nine else available_impls()))
     label = ("nine-original" if impls == ORIGINAL
              else "every-available" if not args.impl else f"{len(impls)}-impls")
-    wall = args.wall
+    wall, cpu = args.wall, math.nan
     before = load()
     if wall is None:
         with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-") as folder:
-            wall = main_job(impls, generate, Path(folder))
+            wall, cpu = main_job(impls, generate, Path(folder))
     between = load()
     print(f"main job ({label}: {len(impls)} implementations, fixtures + --generate "
-          f"{generate}): {wall:.1f} s wall", flush=True)
+          f"{generate}): {wall:.1f} s wall, {cpu:.1f} CPU-s", flush=True)
     costs = own_costs(impls, Work("main", METRICS, generate=generate))
     print_costs(costs)
     floor = floor_of(costs)
@@ -105,7 +103,8 @@ def main() -> None:
     print(f"RATIO main-job {label} gen{generate} wall/own-scoring-floor "
           f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET} with every available "
           f"implementation; {wall:.0f} s / floor {floor:.0f} s, the implementations' own "
-          f"scoring CPU over {CORES} cores; {before} before, {between} after the audit, "
+          f"scoring CPU over {CORES} cores; in CPU {cpu / CORES / max(floor, 1e-9):.2f}; "
+          f"{before} before, {between} after the audit, "
           f"{load()} after the floor)")
 
 

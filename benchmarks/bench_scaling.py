@@ -50,20 +50,22 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="metricdiff-bench-scaling-") as folder:
         hyp, ref = real_pairs(pairs, Path(folder))
         before = load()
-        wall_every = audit(hyp, ref, Path(folder) / "every", extra=metric_args)
-        wall_ten = audit(hyp, ref, Path(folder) / "ten",
-                         extra=(*metric_args, *(a for n in ten for a in ("--impl", n))))
+        wall_every, cpu_every = audit(hyp, ref, Path(folder) / "every", extra=metric_args)
+        wall_ten, cpu_ten = audit(hyp, ref, Path(folder) / "ten",
+                                  extra=(*metric_args, *(a for n in ten for a in ("--impl", n))))
         between = load()
         costs = own_costs(every, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
     print_costs(costs)
     floor_every = floor_of(costs)
     floor_ten = floor_of({name: costs[name] for name in ten})
     walls, floors = wall_every / wall_ten, floor_every / max(floor_ten, 1e-9)
-    print(f"every: {wall_every:.1f} s wall, floor {floor_every:.1f} s; ten: {wall_ten:.1f} s "
-          f"wall, floor {floor_ten:.1f} s ({CORES} cores)")
+    print(f"every: {wall_every:.1f} s wall, {cpu_every:.1f} CPU-s, floor {floor_every:.1f} s; "
+          f"ten: {wall_ten:.1f} s wall, {cpu_ten:.1f} CPU-s, floor {floor_ten:.1f} s "
+          f"({CORES} cores)")
     print(f"RATIO audit scaling {pairs}-real-pairs bleu+rouge-l every/ten "
           f"wall-ratio/floor-ratio {walls / floors:.2f} (target <= {TARGET}; wall ratio "
-          f"{walls:.2f}, floor ratio {floors:.2f}; {before} before, {between} after the "
+          f"{walls:.2f}, floor ratio {floors:.2f}; in CPU "
+          f"{cpu_every / cpu_ten / floors:.2f}; {before} before, {between} after the "
           f"audits, {load()} after the floor)")
 
 

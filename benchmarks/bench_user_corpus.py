@@ -22,9 +22,7 @@ minimal examples cost; issue 11 asked for at most 2).  Nothing asserts a time.
 from __future__ import annotations
 
 import argparse
-import subprocess
 import tempfile
-import time
 from pathlib import Path
 
 from floor import (
@@ -37,6 +35,7 @@ from floor import (
     own_costs,
     print_costs,
     real_pairs,
+    run_timed,
 )
 
 METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w", "rouge-s",
@@ -45,16 +44,13 @@ TARGET = 2.0
 
 
 def audit(hyp: Path, ref: Path, out: Path, minimise: bool = True,
-          extra: tuple[str, ...] = ()) -> float:
-    """Wall seconds of one ``metricdiff audit`` of the files, a fresh process."""
+          extra: tuple[str, ...] = ()) -> tuple[float, float]:
+    """Wall and CPU seconds of one ``metricdiff audit`` of the files, a fresh process."""
     argv = ["audit", "--hyp", str(hyp), "--ref", str(ref), "--jobs", str(CORES),
             "--no-progress", "--out", str(out), *extra]
     if not minimise:
         argv.append("--no-minimise")
-    start = time.perf_counter()
-    subprocess.run(command(*argv), check=True, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    return run_timed(command(*argv))
 
 
 def main() -> None:
@@ -71,18 +67,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="metricdiff-user-corpus-") as folder:
         hyp, ref = real_pairs(pairs, Path(folder))
         before = load()
-        wall = audit(hyp, ref, Path(folder) / "default")
+        wall, cpu = audit(hyp, ref, Path(folder) / "default")
         between = load()
-        bare = audit(hyp, ref, Path(folder) / "bare", minimise=False) \
+        bare = audit(hyp, ref, Path(folder) / "bare", minimise=False)[0] \
             if args.no_minimise_too else None
         costs = own_costs(impls, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
     print_costs(costs)
     floor = floor_of(costs)
-    print(f"audit: {wall:.1f} s wall; floor {floor:.1f} s ({sum(costs.values()):.1f} CPU-s "
-          f"over {CORES} cores)")
+    print(f"audit: {wall:.1f} s wall, {cpu:.1f} CPU-s; floor {floor:.1f} s "
+          f"({sum(costs.values()):.1f} CPU-s over {CORES} cores)")
     print(f"RATIO audit default {pairs}-real-pairs wall/own-scoring-floor "
           f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / {floor:.1f} s; "
-          f"{before} before, {between} after the audit, {load()} after the floor)")
+          f"in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} before, {between} after "
+          f"the audit, {load()} after the floor)")
     if bare is not None:
         print(f"RATIO user-corpus default/no-minimise {wall / bare:.2f} (target <= 2; "
               f"{pairs} pairs; {bare:.1f} s without minimal examples)")

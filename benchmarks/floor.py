@@ -31,6 +31,7 @@ import os
 import resource
 import subprocess
 import sys
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,19 @@ def load() -> str:
 def print_costs(costs: dict[str, float]) -> None:
     for impl, seconds in sorted(costs.items(), key=lambda item: -item[1]):
         print(f"  own cost {impl}: {seconds:.1f} CPU-s", flush=True)
+
+
+def run_timed(argv: list[str]) -> tuple[float, float]:
+    """Run ``argv`` (output discarded): its wall seconds, and the CPU seconds of it
+    and every descendant it waited for (workers, their Perl children), as the
+    kernel counts them once the process has ended."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def command(*argv: str) -> list[str]:
