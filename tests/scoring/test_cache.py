@@ -292,3 +292,32 @@ def test_the_commands_of_docs_cache_md_print_what_the_page_shows(
         status, out, err = run(capsys, *argv[1:])
         assert status == 0
         assert (out + err).splitlines() == expected_lines
+
+
+def test_an_audit_with_a_cache_writes_the_same_results(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """The second audit runs no peer (the reference still runs: it is never
+    cached) and writes results.jsonl and findings.json byte for byte."""
+    require_impl("sacrebleu", "bleu")
+    require_impl("nltk", "bleu")
+    data = ROOT / "benchmarks" / "data" / "translations"
+    hyp, ref = tmp_path / "hyp.txt", tmp_path / "ref.txt"
+    for name, path in (("hyp.txt", hyp), ("ref.txt", ref)):
+        lines = (data / name).read_text("utf-8").splitlines(True)
+        path.write_text("".join(lines[100:110]), encoding="utf-8")  # German and French
+    written = []
+    for number, cache in enumerate([None, tmp_path / "cache", tmp_path / "cache"]):
+        out = tmp_path / f"out{number}"
+        argv = ["audit", "--hyp", hyp, "--ref", ref, "--metric", "bleu", "--impl", "reference",
+                "--impl", "sacrebleu", "--impl", "nltk", "--no-minimise", "--out", out]
+        status, _, err = run(capsys, *argv, *(["--cache", cache] if cache else []))
+        assert status == 0
+        written.append([(out / name).read_bytes() for name in ("results.jsonl",
+                                                                "findings.json")])
+        if number:
+            # 11 cases (10 lines and the whole corpus) for each of the 3 peer
+            # participants: sacrebleu, sacrebleu+intl and nltk.
+            done = "0 peer scores from" if number == 1 else "33 peer scores from"
+            stored = "33 scored and stored" if number == 1 else "0 scored and stored"
+            assert f"audit: cache: {done} {cache}, {stored}" in err
+    assert written[0] == written[1] == written[2]
