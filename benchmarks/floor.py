@@ -128,9 +128,11 @@ def _asked(impl: str, work: Work) -> list[tuple[str, Any, Any, list[Any]]]:
 
 
 def own_cost(impl: str, work: Work) -> float:
-    """CPU seconds ``impl`` needs for ``work``, in this process (call it in a fresh one)."""
+    """CPU seconds ``impl`` needs for ``work``, in this process (call it in a fresh one):
+    its scoring calls only, its imports and its adapter's construction left out."""
     total = 0.0
     for metric, adapter, options, cases in _asked(impl, work):
+        adapter.ensure_available()  # its imports: not its scoring
         before = _cpu()
         adapter.score_cases(metric, cases, options)
         total += _cpu() - before
