@@ -26,7 +26,9 @@ Nothing here asserts a time.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 import resource
 import subprocess
@@ -186,16 +188,41 @@ def print_costs(costs: dict[str, float]) -> None:
         print(f"  own cost {impl}: {seconds:.1f} CPU-s", flush=True)
 
 
+#: Linux's CPU accounting of a group of processes (cgroup v1), where the benchmark
+#: may make a group: it counts every descendant of the command, the workers
+#: forked by its forkserver included, which no ``wait`` of ours reports.
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
 def run_timed(argv: list[str]) -> tuple[float, float]:
     """Run ``argv`` (output discarded): its wall seconds, and the CPU seconds of it
-    and every descendant it waited for (workers, their Perl children), as the
-    kernel counts them once the process has ended."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run(argv, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    and all its descendants (a cpuacct group of its own where one can be made;
+    else what ``wait`` reports: the command and the descendants it waited for,
+    which leaves out the workers of its forkserver -- NaN then)."""
+    group = CPUACCT / f"metricdiff-bench-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        group.mkdir()
+    except OSError:
+        start = time.perf_counter()
+        subprocess.run(argv, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        return time.perf_counter() - start, math.nan
+    try:
+        wrapped = ["sh", "-c", f'echo $$ > "{group}/cgroup.procs" && exec "$@"', "sh", *argv]
+        start = time.perf_counter()
+        subprocess.run(wrapped, check=True, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL)
+        wall = time.perf_counter() - start
+        deadline = time.monotonic() + 30  # the forkserver outlives the command briefly
+        while (group / "cgroup.procs").read_text().strip() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        cpu = int((group / "cpuacct.usage").read_text()) / 1e9
+    finally:
+        for pid in (group / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):  # a straggler goes back to the root group
+                (CPUACCT / "cgroup.procs").write_text(pid)
+        with contextlib.suppress(OSError):
+            group.rmdir()
     return wall, cpu
 
 
