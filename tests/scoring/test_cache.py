@@ -34,7 +34,8 @@ from metricdiff.scoring.cache import (
     row_key,
     using,
 )
-from metricdiff.scoring.execution import CaseResult, Job, Raised, run_jobs
+from metricdiff.scoring.execution import run_jobs
+from metricdiff.scoring.jobs import CaseResult, Job, Raised
 from metricdiff.statistics import MISSING, BleuResult, RougeResult
 
 OPTIONS = with_variant(RougeOptions(), "rouge-1")

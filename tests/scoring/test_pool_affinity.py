@@ -10,7 +10,7 @@ from typing import Any
 
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
-from metricdiff.scoring.execution import Job
+from metricdiff.scoring.jobs import Job
 from metricdiff.scoring.pool import Pool, _Worker
 
 ROUGE1 = with_variant(RougeOptions(), "rouge-1")
