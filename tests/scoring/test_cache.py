@@ -298,7 +298,8 @@ def test_the_commands_of_docs_cache_md_print_what_the_page_shows(
 def test_an_audit_with_a_cache_writes_the_same_results(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The second audit runs no peer (the reference still runs: it is never
-    cached) and writes results.jsonl and findings.json byte for byte."""
+    cached) and writes results.jsonl and findings.json byte for byte; audit.json
+    says how many peer scores came from the cache."""
     require_impl("sacrebleu", "bleu")
     require_impl("nltk", "bleu")
     data = ROOT / "benchmarks" / "data" / "translations"
@@ -321,4 +322,8 @@ def test_an_audit_with_a_cache_writes_the_same_results(
             done = "0 peer scores from" if number == 1 else "33 peer scores from"
             stored = "33 scored and stored" if number == 1 else "0 scored and stored"
             assert f"audit: cache: {done} {cache}, {stored}" in err
+        about = json.loads((out / "audit.json").read_text(encoding="utf-8"))
+        hits = 33 if number == 2 else 0
+        assert about.get("cache") == (None if cache is None else
+                                      {"hits": hits, "stored": 33 - hits, "ignored": 0})
     assert written[0] == written[1] == written[2]
