@@ -142,7 +142,14 @@ def _evaluate(segments: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, fl
     return answer
 
 
-@functools.lru_cache(maxsize=64)
+#: Runs remembered: an audit scores a metric's cases one after another, then the
+#: next metric's, so the memo holds a metric's worth for the next to find (the
+#: affinity of ``scoring/pool.py`` sends them to the same worker).  At most 1,024,
+#: which ``scoring/memos.py`` leaves alone between batches; ~4 KB each.
+RUNS_REMEMBERED = 1024
+
+
+@functools.lru_cache(maxsize=RUNS_REMEMBERED)
 def _run_once(segments: tuple[tuple[str, tuple[str, ...]], ...]
               ) -> dict[str, float] | RuntimeError:
     try:
