@@ -24,16 +24,9 @@ from helpers import ROOT, require_impl, run
 from metricdiff.errors import InputError
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
-from metricdiff.scoring.cache import (
-    CACHE_NAME,
-    ScoreCache,
-    case_digest,
-    decode,
-    encode,
-    job_prefix,
-    row_key,
-    using,
-)
+from metricdiff.scoring.cache import CACHE_NAME, ScoreCache, using
+from metricdiff.scoring.cache_keys import case_digest, job_prefix, row_key
+from metricdiff.scoring.cache_rows import decode, encode
 from metricdiff.scoring.execution import run_jobs
 from metricdiff.scoring.jobs import CaseResult, Job, Raised
 from metricdiff.statistics import MISSING, BleuResult, RougeResult

@@ -39,15 +39,8 @@ one), so that the parent's totals include theirs.
 
 from __future__ import annotations
 
-import ast
 import contextlib
-import functools
-import hashlib
-import importlib.util
-import json
-import math
 import os
-import platform
 import sqlite3
 import stat
 import time
@@ -55,19 +48,13 @@ import warnings
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.sharedctypes import RawArray
 from pathlib import Path
-from typing import Any
 
 import attrs
 
-from metricdiff.cases.case import Sample
 from metricdiff.errors import InputError, MetricdiffWarning
-from metricdiff.impls.reference.adapter import ReferenceBleuAdapter, ReferenceRougeAdapter
-from metricdiff.profiles import profile_of
-from metricdiff.profiles.metrics import family
-from metricdiff.scoring.chunks import adapter_class
-from metricdiff.scoring.jobs import CRASH, INVALID, OK, CaseResult, Job, Raised
-from metricdiff.scoring.validate import MAX_ERROR, validate
-from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.scoring.cache_keys import CaseDigests, job_prefix, row_key
+from metricdiff.scoring.cache_rows import decode, encode, keeps
+from metricdiff.scoring.jobs import CaseResult, Job
 
 #: The cache's file in ``--cache DIR``.
 CACHE_NAME = "scores.sqlite"
@@ -80,8 +67,6 @@ BUSY_SECONDS = 30.0
 #: Keys asked for in one query.
 LOOKUP_AT_ONCE = 500
 
-#: The statuses kept: what the implementation answered, not what the machine did.
-_KEPT = (OK, INVALID, CRASH)
 _HITS, _STORED, _IGNORED = 0, 1, 2
 
 
@@ -255,7 +240,7 @@ class ScoreCache:
         ``on_result`` hook of its own), each stored as it comes.  ``on_result``
         is called once per case, the cached ones first."""
         prefixes = [job_prefix(job) for job in jobs]
-        digests = _CaseDigests()
+        digests = CaseDigests()
         rows: list[list[CaseResult | None]] = []
         for job, prefix in zip(jobs, prefixes, strict=True):
             if prefix is None or not self._writable:
@@ -332,212 +317,4 @@ def using(cache: ScoreCache | None) -> Iterator[ScoreCache | None]:
         cache.close()
 
 
-# ---------------------------------------------------------------- keys
-
-
-def job_prefix(job: Job) -> str | None:
-    """Everything but the case that decides the job's answers, hashed; None for
-    a job that is never cached (see the module's docstring)."""
-    try:
-        cls = adapter_class(job.impl, job.metric, job.adapter_path)
-    except Exception:  # the worker will say why; nothing to cache
-        return None
-    # The reference (exactly its classes: a subclass is someone else's code).
-    if cls in (ReferenceBleuAdapter, ReferenceRougeAdapter):
-        return None
-    if cls.user_profile or not cls.reproducible:
-        return None
-    try:
-        identity = _identity(cls)
-    except Exception:  # a version or a source that cannot be read: no caching
-        return None
-    text = json.dumps([identity, job.impl, job.metric, profile_of(job.options)],
-                      sort_keys=True, ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-@functools.cache
-def _identity(cls: type) -> list[str]:
-    return [f"{cls.__module__}:{cls.__qualname__}", cls().version(), source_digest(cls),
-            platform.python_version()]
-
-
-def row_key(prefix: str, case_digest: str) -> str:
-    return hashlib.sha256(f"{prefix} {case_digest}".encode()).hexdigest()[:40]
-
-
-def case_digest(case: Sample) -> str:
-    """A hash of a case's hypotheses and references."""
-    text = json.dumps([list(case[0]), [list(seg) for seg in case[1]]], ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-class _CaseDigests:
-    """Each case's digest, made once per tuple of cases (the audit's jobs share one)."""
-
-    def __init__(self) -> None:
-        self._made: dict[int, tuple[Sequence[Sample], list[str]]] = {}
-        self._one: dict[int, str] = {}
-
-    def of(self, cases: Sequence[Sample]) -> list[str]:
-        kept = self._made.get(id(cases))
-        if kept is None or kept[0] is not cases:
-            kept = (cases, [case_digest(case) for case in cases])
-            self._made[id(cases)] = kept
-            for case, digest in zip(cases, kept[1], strict=True):
-                self._one[id(case)] = digest
-        return kept[1]
-
-    def one(self, case: Sample) -> str:
-        return self._one.get(id(case)) or case_digest(case)
-
-
-#: Modules whose source judges every answer, whatever the adapter.
-_ALWAYS = ("metricdiff.scoring.validate", "metricdiff.statistics")
-
-
-def source_digest(cls: type) -> str:
-    """A hash of the adapter's source: the modules of ``cls`` and its bases, and
-    every ``metricdiff.impls`` module they import, transitively."""
-    wanted = [c.__module__ for c in cls.__mro__ if c.__module__.startswith("metricdiff.")]
-    wanted.append(cls.__module__)
-    digest = hashlib.sha256()
-    for name in sorted(_imported_closure([*wanted, *_ALWAYS])):
-        digest.update(name.encode() + b"\0" + _source(name) + b"\0")
-    return digest.hexdigest()
-
-
-def _imported_closure(names: Sequence[str]) -> set[str]:
-    seen: set[str] = set()
-    todo = list(names)
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        seen.add(name)
-        try:
-            tree = ast.parse(_source(name))
-        except SyntaxError:
-            continue
-        for node in ast.walk(tree):
-            found: list[str] = []
-            if isinstance(node, ast.Import):
-                found = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-                found = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-            todo += [f for f in found
-                     if f.startswith("metricdiff.impls") and _spec_file(f) is not None]
-    return seen
-
-
-def _spec_file(name: str) -> str | None:
-    try:
-        spec = importlib.util.find_spec(name)
-    except (ImportError, ValueError):
-        return None
-    return spec.origin if spec is not None and spec.origin not in (None, "built-in") else None
-
-
-@functools.cache
-def _source(name: str) -> bytes:
-    origin = _spec_file(name)
-    if origin is None:
-        return b""
-    return Path(origin).read_bytes() if origin.endswith(".py") else origin.encode()
-
-
-# ---------------------------------------------------------------- rows
-
-
-def keeps(outcome: CaseResult) -> bool:
-    """Whether an outcome is an answer of the implementation (not of the machine)."""
-    if outcome.status not in _KEPT:
-        return False
-    return outcome.status != CRASH or outcome.raised is not None
-
-
-def encode(outcome: CaseResult) -> str:
-    raised = outcome.raised
-    return json.dumps({
-        "status": outcome.status,
-        "error": outcome.error,
-        "raised": None if raised is None else [raised.type, raised.message, raised.unsupported],
-        "result": None if outcome.result is None else outcome.result.to_json(),
-    }, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-
-
-def decode(text: str, metric: str) -> CaseResult | None:
-    """The outcome a row holds, or None if the row is not one the cache writes
-    for ``metric``: never an exception."""
-    try:
-        row = json.loads(text, parse_constant=_no_constant)
-        return _outcome(row, metric)
-    except (ValueError, TypeError, KeyError, AttributeError, RecursionError):
-        return None
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a score")
-
-
-def _outcome(row: Any, metric: str) -> CaseResult | None:
-    if not isinstance(row, dict) or set(row) != {"status", "error", "raised", "result"}:
-        return None
-    status, error, raised, result = row["status"], row["error"], row["raised"], row["result"]
-    if status not in _KEPT or not isinstance(error, str) or len(error) > MAX_ERROR:
-        return None
-    parsed = None
-    if raised is not None:
-        if not (isinstance(raised, list) and len(raised) == 3
-                and isinstance(raised[0], str) and isinstance(raised[1], str)
-                and isinstance(raised[2], bool)):
-            return None
-        parsed = Raised(raised[0], raised[1], raised[2])
-    if status == OK:
-        scored = _result(result, metric)
-        if scored is None or error or parsed is not None or validate(scored) is not None:
-            return None
-        return CaseResult(OK, scored)
-    if result is not None or not error or (status == CRASH) != (parsed is not None):
-        return None
-    return CaseResult(status, None, error, parsed)
-
-
-_BLEU_KEYS = {"score", "precisions", "bp", "sys_len", "ref_len", "counts", "totals"}
-_ROUGE_KEYS = {"recall", "precision", "fmeasure", "matches", "hyp_total", "ref_total"}
-
-
-def _result(data: Any, metric: str) -> BleuResult | RougeResult | None:
-    bleu = family(metric) == "bleu"
-    if not isinstance(data, dict) or set(data) != (_BLEU_KEYS if bleu else _ROUGE_KEYS):
-        return None
-    for key, value in data.items():
-        values = value if isinstance(value, list) else [value]
-        if key in ("precisions", "counts", "totals") and not isinstance(value, list | None):
-            return None
-        if not all(value is None or _number(v) for v in values):
-            return None
-    if (data.get("score" if bleu else "fmeasure")) is None:
-        return None
-    return BleuResult.from_json(data) if bleu else RougeResult.from_json(data)
-
-
-def _number(value: Any) -> bool:
-    if type(value) is int:
-        return True
-    return type(value) is float and math.isfinite(value)
-
-
-__all__ = [
-    "CACHE_NAME",
-    "Counts",
-    "ScoreCache",
-    "active",
-    "case_digest",
-    "decode",
-    "encode",
-    "job_prefix",
-    "keeps",
-    "source_digest",
-    "using",
-]
+__all__ = ["CACHE_NAME", "Counts", "ScoreCache", "active", "using"]
