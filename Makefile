@@ -33,10 +33,13 @@ $(STAMP): pyproject.toml
 REPORT_PAIRS = --pair sacrebleu,sacrebleu+intl --pair sacrebleu,pycocoevalcap \
 	--pair rouge-score,rouge155 --pair rouge-score+stemmed,rouge155+stemmed
 REPORT_AUDIT = --fixtures --generate 2000 --seed 0 $(REPORT_PAIRS)
+# `make report CACHE=DIR` reuses the peers' answers kept in DIR by an earlier run
+# (docs/cache.md); off by default.
+CACHE =
 
 report: $(STAMP)
 	$(BIN)/metricdiff check --out reports
-	$(BIN)/metricdiff audit $(REPORT_AUDIT) --jobs 2 --out reports | tee reports/audit.txt
+	$(BIN)/metricdiff audit $(REPORT_AUDIT) --jobs 2 --out reports $(if $(CACHE),--cache $(CACHE)) | tee reports/audit.txt
 	$(BIN)/python scripts/report_freshness.py write reports $(REPORT_AUDIT)
 
 lint: $(STAMP)

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import tomli_w
 
 from metricdiff.atomic import atomic_group, write_atomic
@@ -23,6 +24,7 @@ from metricdiff.impls import get_adapter
 from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, PAIRS_NAME, RESULTS_NAME
+from metricdiff.scoring.cache import active as active_cache
 
 #: Axes a fixture never pins: the metric name sets them.
 _NOT_PINNED = ("variant", "n")
@@ -105,9 +107,13 @@ def _package(person: Participant) -> str:
 
 
 def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
-    """The contents of ``audit.json``."""
+    """The contents of ``audit.json``; with ``--cache``, how many of the peers'
+    scores came from it (``cache``: hits, scored and stored, rows ignored)."""
+    cache = active_cache()
+    counts = {} if cache is None else {"cache": attrs.asdict(cache.counts)}
     return {
         "format": AUDIT_FORMAT,
+        **counts,
         "metrics": [
             {
                 "metric": audit.metric,

@@ -5,8 +5,10 @@ parsing, an ``--impl`` that must run, the input options (``--hyp``/``--ref`` or
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
-from collections.abc import Callable, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -250,6 +252,30 @@ def add_timeout(parser: argparse.ArgumentParser) -> None:
                         f"{DEFAULT_TIMEOUT:g}; inf: no limit)")
 
 
+def add_cache_option(parser: argparse.ArgumentParser) -> None:
+    """``--cache DIR``: keep the peers' answers in DIR and give them again
+    (``scoring/cache.py``); off unless given."""
+    parser.add_argument("--cache", metavar="DIR",
+                        help="keep every peer's scores in DIR/scores.sqlite and reuse them "
+                        "on the same text, implementation, version and profile, instead of "
+                        "running the peer again (off by default; docs/cache.md)")
+
+
+@contextlib.contextmanager
+def score_cache(args: argparse.Namespace, what: str) -> Iterator[None]:
+    """The ``--cache`` of ``args`` active within the block (nothing without it);
+    at its end a line on stderr says how many peer scores came from it."""
+    from metricdiff.scoring.cache import ScoreCache, using
+
+    if not getattr(args, "cache", None):
+        yield
+        return
+    cache = ScoreCache(Path(args.cache))
+    with using(cache):
+        yield
+    print(f"{what}: {cache.counts.describe(cache.folder)}", file=sys.stderr)
+
+
 def isatty(stream: Any) -> bool:
     try:
         return bool(stream.isatty())
@@ -264,6 +290,7 @@ __all__ = [
     "EXIT_USAGE",
     "Commands",
     "Parser",
+    "add_cache_option",
     "add_fixtures_option",
     "add_input_options",
     "add_jobs",
@@ -282,6 +309,7 @@ __all__ = [
     "parse_overrides",
     "plural",
     "read_input",
+    "score_cache",
     "seconds",
     "stream_input",
     "whole_number",

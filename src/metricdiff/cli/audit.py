@@ -15,6 +15,7 @@ from metricdiff import limits
 from metricdiff.atomic import folder_lock
 from metricdiff.cli._common import (
     Commands,
+    add_cache_option,
     add_fixtures_option,
     add_input_options,
     add_jobs,
@@ -28,6 +29,7 @@ from metricdiff.cli._common import (
     parse_overrides,
     plural,
     read_input,
+    score_cache,
     seconds,
     whole_number,
 )
@@ -144,6 +146,7 @@ def run(args: argparse.Namespace) -> int:
     if out is not None:  # one run at a time writes into --out
         stack.enter_context(folder_lock(out))
     executor = stack.enter_context(open_executor(args.executor, args.ray_address, args.jobs))
+    stack.enter_context(score_cache(args, "audit"))
     journal: Journal | None = None
     audits: list[MetricAudit] = []
     unscored: list[str] = []
@@ -358,5 +361,6 @@ def register(commands: Commands) -> None:
     add_pair_option(audit, "its differences derived from the two implementations' "
                     "profiles and explained on the reference alone, in the reports and "
                     "pairs.json; on your corpus, its gap split by axis")
+    add_cache_option(audit)
     audit.add_argument("--format", choices=("text", "json"), default="text")
     audit.set_defaults(run=run, interrupt_hint=_interrupt_hint)

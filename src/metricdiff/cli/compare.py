@@ -15,6 +15,7 @@ from metricdiff.atomic import folder_lock, write_group
 from metricdiff.cases.case import Case, Sample
 from metricdiff.cli._common import (
     Commands,
+    add_cache_option,
     add_input_options,
     add_jobs,
     add_pair_option,
@@ -24,6 +25,7 @@ from metricdiff.cli._common import (
     output_folder,
     plural,
     read_input,
+    score_cache,
     seconds,
 )
 from metricdiff.errors import ConventionError, OutputError
@@ -70,8 +72,10 @@ def run(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     line = Progress("compare", sys.stderr) if show else None
     try:
-        comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
-                                    args.jobs, args.timeout, pairs=args.pair, progress=line)
+        with score_cache(args, "compare"):
+            comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
+                                        args.jobs, args.timeout, pairs=args.pair,
+                                        progress=line)
     except BaseException:
         if line is not None:
             line.interrupted()
@@ -120,4 +124,5 @@ def register(commands: Commands) -> None:
                          help="seconds one implementation may take on one metric (default: "
                          "120; inf: no limit)")
     add_progress_option(compare, "comparing")
+    add_cache_option(compare)
     compare.set_defaults(run=run)

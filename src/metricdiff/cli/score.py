@@ -17,11 +17,13 @@ from metricdiff.cases.escapes import unescape_sentence_breaks
 from metricdiff.cases.files import CorpusStream, Segment
 from metricdiff.cli._common import (
     Commands,
+    add_cache_option,
     add_input_options,
     available_adapter,
     input_name,
     parse_overrides,
     plural,
+    score_cache,
     seconds,
     stream_input,
 )
@@ -268,20 +270,21 @@ def run(args: argparse.Namespace) -> int:
     _read(runs, stream, source)
     documents: dict[str, dict[str, Any]] = {}
     blocks: dict[str, list[str]] = {}
-    for run_ in runs:
-        group = run_.group
-        lost = run_.lost.result() if run_.lost is not None else None
-        if lost is not None:
-            print(f"warning: {lost.message()}", file=sys.stderr)
-        results = _score(run_, args.sentences, source, args.timeout)
-        for (metric, options), scored in zip(group.requests, results, strict=True):
-            documents[metric] = _document(group.adapter, metric, options, scored,
-                                          group.unknown_profile, lost)
-            blocks[metric] = [
-                *(f"{n}\t{_format_text(s)}" for n, s in enumerate(scored.sentences or [], 1)),
-                _format_text(scored.corpus),
-                documents[metric]["signature"],
-            ]
+    with score_cache(args, "score"):
+        for run_ in runs:
+            group = run_.group
+            lost = run_.lost.result() if run_.lost is not None else None
+            if lost is not None:
+                print(f"warning: {lost.message()}", file=sys.stderr)
+            results = _score(run_, args.sentences, source, args.timeout)
+            for (metric, options), scored in zip(group.requests, results, strict=True):
+                documents[metric] = _document(group.adapter, metric, options, scored,
+                                              group.unknown_profile, lost)
+                blocks[metric] = [
+                    *(f"{n}\t{_format_text(s)}" for n, s in enumerate(scored.sentences or [], 1)),
+                    _format_text(scored.corpus),
+                    documents[metric]["signature"],
+                ]
     if args.format == "json":
         # One metric: its object, as before several could be given; several: a list.
         shown: Any = [documents[m] for m in metrics] if len(metrics) > 1 else documents[metrics[0]]
@@ -331,4 +334,5 @@ def register(commands: Commands) -> None:
                        "process)")
     score.add_argument("--format", choices=("text", "json"), default="text",
                        help="json: one object, or a list of one per metric with several")
+    add_cache_option(score)
     score.set_defaults(run=run)

@@ -37,8 +37,10 @@ from collections.abc import Mapping, Sequence
 from typing import Literal, overload
 
 from metricdiff import limits
+from metricdiff.scoring.cache import active as active_cache
 from metricdiff.scoring.chunks import chunks_of, run_in_process
 from metricdiff.scoring.jobs import CaseResult, Executor, Job, OnResult
+from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.pool import Pool
 from metricdiff.scoring.pool import shutdown_workers as _stop_kept
 
@@ -112,7 +114,11 @@ def run_jobs(
     raises stops the run and propagates.
 
     ``executor``, if given, runs the jobs instead of this machine's worker
-    processes (``executors.RayExecutor``), with the same results."""
+    processes (``executors.RayExecutor``), with the same results.
+
+    With a score cache active (``cache.using``: ``--cache DIR``), the outcomes it
+    holds are not scored again: ``on_result`` gets them first, and what is
+    scored is stored in it."""
     try:
         workers = limits.whole_number(workers, 1, limits.MAX_JOBS)
     except ValueError as error:
@@ -123,15 +129,37 @@ def run_jobs(
         except ValueError as error:
             raise ValueError(f"timeout {error}") from None
     jobs = list(jobs)
+    cache = active_cache()
+    if cache is not None:  # --cache: the peers' answers it has are not asked again
+        def rest(pending: Sequence[Job], hook: OnResult | None) -> list[Sequence[CaseResult]]:
+            return _run(pending, workers, timeout, hook, executor)
+
+        rows = cache.run(jobs, rest, on_result)
+        if compact:
+            return [_compacted(row) for row in rows]
+        return [[outcome for outcome in row if outcome is not None] for row in rows]
+    done = _run(jobs, workers, timeout, on_result, executor)
+    if compact:
+        return done
+    return [list(row) for row in done]
+
+
+def _compacted(row: Sequence[CaseResult | None]) -> Sequence[CaseResult]:
+    kept = Outcomes(len(row))
+    for index, outcome in enumerate(row):
+        assert outcome is not None
+        kept.set(index, outcome)
+    return kept
+
+
+def _run(jobs: Sequence[Job], workers: int, timeout: float | None, on_result: OnResult | None,
+         executor: Executor | None) -> list[Sequence[CaseResult]]:
+    """``run_jobs`` without the cache."""
     if executor is not None:
         return list(executor.run(jobs, workers, timeout, on_result))
     if timeout is None and workers == 1:
         return [run_in_process(job, on_result, number) for number, job in enumerate(jobs)]
-    rows = Pool(jobs, workers, timeout, on_result).run()
-    if compact:
-        kept: list[Sequence[CaseResult]] = list(rows)
-        return kept
-    return [list(row) for row in rows]
+    return list(Pool(jobs, workers, timeout, on_result).run())
 
 
 def shutdown_workers() -> None:

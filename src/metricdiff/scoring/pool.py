@@ -9,6 +9,9 @@ its ``score_cases`` on the chunk.  Idle workers outlive the call and serve the
 next one, adapters (and imported libraries) included, so that a caller making
 many small calls (the shrinker) does not pay a worker and an import of nltk per
 call; ``shutdown_workers()`` stops them, and so does the end of the process.
+A free worker takes the next chunk of an implementation it has already scored
+for, where one is near the front of the line (``Pool._task_for``): its adapter,
+imports and memos serve that implementation's other metrics too.
 A chunk that does not finish within ``timeout`` seconds of the call's start
 (the clock starts once the worker has its adapter, see below) has its worker
 killed (with its process group, so that a Perl child dies too); a chunk whose worker
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import itertools
 import math
 import os
 import pickle
@@ -80,6 +84,8 @@ class _Worker:
     task: _Task | None = None
     ready: bool = False
     deadline: float = math.inf
+    #: The implementations it has scored for (its adapters, its memos, its imports).
+    served: set[str] = attrs.Factory(set)
 
     def kill(self) -> None:
         """Kill the worker, its process group (a child a ``python:`` function
@@ -161,12 +167,14 @@ class Pool:
 
     def _dispatch(self) -> None:
         while self.pending and len(self.busy) < self.workers:
-            task = self.pending.popleft()
-            if task.job in self.job_failure:
+            if self.pending[0].job in self.job_failure:
+                task = self.pending.popleft()
                 self._fill(task, self.job_failure[task.job])
                 continue
             worker = self.idle.pop() if self.idle else self._start()
+            task = self._task_for(worker)
             job = self.jobs[task.job]
+            worker.served.add(job.impl)
             message = (
                 dict(os.environ) if self.environ is None else self.environ,
                 list(sys.path) if self.sys_path is None else self.sys_path,
@@ -192,6 +200,23 @@ class Pool:
                 )
             except (OSError, ValueError):  # died while booting
                 self._died(worker)
+
+    def _task_for(self, worker: _Worker) -> _Task:
+        """The next task for ``worker``, taken out of ``pending``: among the first
+        ``AFFINITY_LOOKAHEAD``, the first of an implementation it has served, else
+        the first of one no other worker has served, else the first.  A worker
+        that scored one metric of an implementation has its library imported, its
+        adapter built and its memos filled (pyrouge's one run for every metric of
+        a text), so the implementation's next metrics go to it where they can."""
+        others = set().union(*(w.served for w in (*self.idle, *self.busy.values())
+                               if w is not worker))
+        ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
+        impls = [self.jobs[task.job].impl for task in ahead]
+        place = next((i for i, impl in enumerate(impls) if impl in worker.served),
+                     next((i for i, impl in enumerate(impls) if impl not in others), 0))
+        task = ahead[place]
+        del self.pending[place]
+        return task
 
     def _start(self) -> _Worker:
         parent, child = self.context.Pipe(duplex=True)
@@ -329,6 +354,11 @@ class Pool:
             worker.kill()
         self.idle = []
         self.busy.clear()
+
+
+#: How far down the pending chunks a worker looks for one of an implementation it
+#: has served (``Pool._task_for``).
+AFFINITY_LOOKAHEAD = 64
 
 
 def _stop(workers: Sequence[_Worker]) -> None:

@@ -124,3 +124,31 @@ def test_corpus_is_the_reference_under_its_profile(adapter, duc, metric):
     theirs = get_adapter("reference", metric).corpus_score(metric, hyps, refs, options)
     assert (ours.recall, ours.precision, ours.fmeasure) == (
         theirs.recall, theirs.precision, theirs.fmeasure)
+
+
+def test_the_metrics_of_one_text_share_one_run_of_the_script_even_when_it_dies(
+        adapter, monkeypatch):
+    """One run prints every metric: rouge-1, rouge-2 and rouge-su of the same
+    segments run the script once, whether it scores them or dies on them (an
+    empty reference divides ROUGE-W by zero, l. 2454 of the script, for every
+    metric's run)."""
+    import metricdiff.impls.peers.pyrouge as module
+
+    runs = []
+    real = module._run
+
+    def counted(segments):
+        runs.append(segments)
+        return real(segments)
+
+    monkeypatch.setattr(module, "_run", counted)
+    module._run_once.cache_clear()
+    for hyp, refs in (("the cat sat", ["a cat sat down"]), ("the cat sat", ["."])):
+        outcomes = [adapter.score_cases(m, [([hyp], [refs])], adapter.options(m))[0]
+                    for m in ("rouge-1", "rouge-2", "rouge-su")]
+        messages = {str(o) for o in outcomes if isinstance(o, BaseException)}
+        if refs == ["."]:  # no token in the reference: the script dies on every metric
+            assert len(messages) == 1 and "Illegal division by zero" in messages.pop()
+        else:  # 2 of the reference's 4 unigrams; "cat sat" of its 3 bigrams
+            assert [round(o.recall, 5) for o in outcomes][:2] == [0.5, round(1 / 3, 5)]
+    assert len(runs) == 2

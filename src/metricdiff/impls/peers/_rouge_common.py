@@ -28,7 +28,7 @@ from typing import Any
 
 import attrs
 
-from metricdiff.errors import PeerNotInstalled, UnsupportedOption
+from metricdiff.errors import AdapterUnavailable, PeerNotInstalled, UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References
 from metricdiff.impls.declarations import INSTALL_PEERS, Declared, Isolated
 from metricdiff.impls.peers import _isolated
@@ -278,19 +278,33 @@ class IsolatedPeerAdapter(PeerRougeAdapter):
             return super().score_cases(metric, cases, options)
 
     def unavailable_reason(self) -> str | None:
+        """Whether the peer is installed (its folder and version), without loading
+        it: a command choosing who takes part would otherwise import every peer
+        in its own process (jury's Hugging Face stack alone takes seconds), and
+        then again in the worker that runs it.  Loading is ``ensure_available``'s,
+        in the worker that builds the adapter."""
         missing = super().unavailable_reason()
         if missing is not None:
             return missing
         try:
-            _isolated.load(self.isolated())
+            _isolated.locate(self.isolated())
         except PeerNotInstalled as error:
             return f"{self.name}: {error}"
+        return None
+
+    def ensure_available(self) -> None:
+        """Installed (``unavailable_reason``) and loadable: a broken install is
+        ``AdapterUnavailable`` with the command that mends it."""
+        super().ensure_available()
+        try:
+            _isolated.load(self.isolated())
+        except PeerNotInstalled as error:
+            raise AdapterUnavailable(f"{self.name}: {error}") from None
         except Exception as error:  # a broken install makes the peer unusable
-            return (
+            raise AdapterUnavailable(
                 f"{self.name}: cannot load it ({error}); "
                 f"reinstall: {INSTALL_PEERS} --force {self.name}"
-            )
-        return None
+            ) from None
 
 
 def result(recall: Any, precision: Any, fmeasure: Any,

@@ -164,6 +164,9 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
     def unavailable_reason(self) -> str | None:
         return JuryRougeAdapter().unavailable_reason()
 
+    def ensure_available(self) -> None:
+        JuryRougeAdapter().ensure_available()
+
     def corpus_score(self, metric: str, hyps: Sequence[str], refs: References,
                      options: BleuOptions) -> BleuResult:
         self.prepared(metric, options)

@@ -130,10 +130,35 @@ def _confined() -> Iterator[Path]:
                 os.environ["HOME"] = saved_home
 
 
-@functools.lru_cache(maxsize=64)
 def _evaluate(segments: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, float]:
     """pyrouge's ``output_to_dict`` for the segments (hypothesis, references),
-    each text given as its lines."""
+    each text given as its lines.  One run prints every metric, so the metrics
+    of one call share it: each answer is remembered, a death of the script as
+    well as its scores (a reference without tokens kills every metric's run the
+    same way, and took one run per metric before)."""
+    answer = _run_once(segments)
+    if isinstance(answer, RuntimeError):
+        raise RuntimeError(*answer.args)
+    return answer
+
+
+#: Runs remembered: an audit scores a metric's cases one after another, then the
+#: next metric's, so the memo holds a metric's worth for the next to find (the
+#: affinity of ``scoring/pool.py`` sends them to the same worker).  At most 1,024,
+#: which ``scoring/memos.py`` leaves alone between batches; ~4 KB each.
+RUNS_REMEMBERED = 1024
+
+
+@functools.lru_cache(maxsize=RUNS_REMEMBERED)
+def _run_once(segments: tuple[tuple[str, tuple[str, ...]], ...]
+              ) -> dict[str, float] | RuntimeError:
+    try:
+        return _run(segments)
+    except RuntimeError as died:  # the script's death: the same on every metric
+        return died
+
+
+def _run(segments: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, float]:
     from pyrouge import Rouge155
     from pyrouge.utils import log
 

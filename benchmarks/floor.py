@@ -1,0 +1,239 @@
+"""The floor every benchmark of issue 26 measures its wall time against: what the
+implementations' own scoring of the same work costs.
+
+One definition everywhere: each implementation, in a fresh process of its own,
+scores exactly what the command asks of it -- every participant the command
+runs (its declared profile; for the audit also its variants and its stemmed
+profile), on every metric it has, on the command's cases -- and its CPU
+seconds, the process's and its children's (the Perl scripts run as children),
+are summed over the implementations and divided by the cores used: no run of
+those implementations on this machine can end sooner.  The implementations run
+two at a time, one per core, while nothing else of the benchmark runs.
+
+The work (``Work``):
+
+* ``main``: the main job's cases (``make report``'s audit): the bundled fixtures
+  and ``--generate N --seed 0`` per metric, every case scored as a corpus, the
+  costly peers capped as the audit caps them (``audit_generated_cases``);
+* ``audit``: a user's corpus as ``metricdiff audit --hyp --ref`` scores it: every
+  line a case, and the whole corpus one more (per-segment scores included);
+* ``compare``: a user's corpus as ``metricdiff compare`` scores it: one corpus
+  score per implementation and metric, under its declared profile with ROUGE
+  reporting F.
+
+Nothing here asserts a time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import resource
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+CORES = 2
+SEED = 0
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "translations"
+
+
+@attrs.frozen
+class Work:
+    """What the implementations are asked to score (see the module's docstring)."""
+
+    kind: str  # "main", "audit" or "compare"
+    metrics: tuple[str, ...]
+    generate: int = 0  # main
+    hyp: str = ""  # audit, compare
+    ref: str = ""
+
+    def to_json(self) -> str:
+        return json.dumps(attrs.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> Work:
+        data = json.loads(text)
+        return cls(**{**data, "metrics": tuple(data["metrics"])})
+
+
+def real_pairs(count: int, folder: Path) -> tuple[Path, Path]:
+    """``count`` real translation pairs written to ``folder/hyp.txt`` and ``ref.txt``:
+    the 332 pairs of ``data/translations`` as they are, then as many again as
+    needed the other way round (the reference translation as the hypothesis):
+    each pair is two independent published translations of one verse either way,
+    and no pair repeats."""
+    hyps = (DATA / "hyp.txt").read_text(encoding="utf-8").splitlines()
+    refs = (DATA / "ref.txt").read_text(encoding="utf-8").splitlines()
+    pairs = list(zip(hyps, refs, strict=True))
+    pairs += [(ref, hyp) for hyp, ref in pairs]
+    if count > len(pairs):
+        raise ValueError(f"data/translations has {len(pairs)} pairs both ways, not {count}")
+    hyp_file, ref_file = folder / "hyp.txt", folder / "ref.txt"
+    hyp_file.write_text("".join(f"{h}\n" for h, _ in pairs[:count]), encoding="utf-8")
+    ref_file.write_text("".join(f"{r}\n" for _, r in pairs[:count]), encoding="utf-8")
+    return hyp_file, ref_file
+
+
+def _cpu() -> float:
+    mine = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
+
+
+def _asked(impl: str, work: Work) -> list[tuple[str, Any, Any, list[Any]]]:
+    """(metric, adapter, options, cases) of every scoring ``work`` asks of ``impl``."""
+    from metricdiff.auditing.cases import fixture_cases, generated_cases, user_cases
+    from metricdiff.auditing.participants import participants
+    from metricdiff.cases.bundled import fixtures_folder
+    from metricdiff.cases.files import read_corpus
+    from metricdiff.cases.fixtures import load_all
+    from metricdiff.comparison.corpus import entrants
+    from metricdiff.impls import computes, resolve
+
+    fixtures = load_all(fixtures_folder()) if work.kind == "main" else []
+    corpus = read_corpus(work.hyp, [work.ref]) if work.hyp else None
+    asked = []
+    for metric in work.metrics:
+        if not computes(impl, metric):
+            continue
+        if work.kind == "compare":
+            assert corpus is not None
+            for entrant in entrants(metric, [impl], "f"):
+                if entrant.name == impl and entrant.options is not None:
+                    asked.append((metric, resolve(impl, metric), entrant.options,
+                                  [corpus.for_metric(metric).sample]))
+            continue
+        people, _ = participants(metric, [impl])
+        if work.kind == "main":
+            generated = generated_cases(metric, work.generate, SEED)
+            cases = [c.sample for c in [*fixture_cases(fixtures, metric), *generated]]
+        else:
+            assert corpus is not None
+            cases = [c.sample for c in user_cases(corpus, work.hyp, metric)]
+        for person in people:
+            adapter = resolve(person.impl, metric)
+            cap = adapter.cost.audit_generated_cases  # as the audit runs it (--all-cases aside)
+            taken = cases
+            if work.kind == "main" and cap is not None and cap < work.generate:
+                taken = cases[: len(cases) - work.generate + cap]
+            asked.append((metric, adapter, person.options, taken))
+    return asked
+
+
+def own_cost(impl: str, work: Work) -> float:
+    """CPU seconds ``impl`` needs for ``work``, in this process (call it in a fresh one):
+    its scoring calls only, its imports and its adapter's construction left out."""
+    total = 0.0
+    for metric, adapter, options, cases in _asked(impl, work):
+        adapter.ensure_available()  # its imports: not its scoring
+        before = _cpu()
+        adapter.score_cases(metric, cases, options)
+        total += _cpu() - before
+    return total
+
+
+def own_cost_in_child(impl: str, work: Work) -> float:
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); import floor; "
+            "print(floor.own_cost(sys.argv[2], floor.Work.from_json(sys.argv[3])))")
+    done = subprocess.run([sys.executable, "-c", code, str(HERE), impl, work.to_json()],
+                          check=True, capture_output=True, text=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def own_costs(impls: tuple[str, ...], work: Work) -> dict[str, float]:
+    """Implementation -> CPU seconds of its part of ``work``, each in a fresh
+    process, two at a time (one per core)."""
+    with ThreadPoolExecutor(CORES) as pool:
+        costs = pool.map(lambda impl: own_cost_in_child(impl, work), impls)
+        return dict(zip(impls, costs, strict=True))
+
+
+def floor_of(costs: dict[str, float]) -> float:
+    return sum(costs.values()) / CORES
+
+
+def available_impls() -> tuple[str, ...]:
+    """Every implementation that can run here, as the commands' default takes them."""
+    from metricdiff.impls import adapter_names, families_of, get_adapter
+
+    names = []
+    for name in adapter_names():
+        families = families_of(name)
+        metric = "bleu" if "bleu" in families else "rouge-1"
+        if get_adapter(name, metric).unavailable_reason() is None:
+            names.append(name)
+    return tuple(names)
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as a note says them."""
+    try:
+        return "load " + " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        one, five, fifteen = os.getloadavg()
+        return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
+
+
+def print_costs(costs: dict[str, float]) -> None:
+    for impl, seconds in sorted(costs.items(), key=lambda item: -item[1]):
+        print(f"  own cost {impl}: {seconds:.1f} CPU-s", flush=True)
+
+
+#: Linux's CPU accounting of a group of processes (cgroup v1), where the benchmark
+#: may make a group: it counts every descendant of the command, the workers
+#: forked by its forkserver included, which no ``wait`` of ours reports.
+CPUACCT = Path("/sys/fs/cgroup/cpuacct")
+
+
+def run_timed(argv: list[str]) -> tuple[float, float]:
+    """Run ``argv`` (output discarded; exit status 1, an audit's "could not score
+    ...", is said on a line and accepted): its wall seconds, and the CPU seconds of it
+    and all its descendants (a cpuacct group of its own where one can be made;
+    else what ``wait`` reports: the command and the descendants it waited for,
+    which leaves out the workers of its forkserver -- NaN then)."""
+    group = CPUACCT / f"metricdiff-bench-{os.getpid()}-{time.monotonic_ns()}"
+    try:
+        group.mkdir()
+    except OSError:
+        start = time.perf_counter()
+        _run(argv)
+        return time.perf_counter() - start, math.nan
+    try:
+        wrapped = ["sh", "-c", f'echo $$ > "{group}/cgroup.procs" && exec "$@"', "sh", *argv]
+        start = time.perf_counter()
+        _run(wrapped)
+        wall = time.perf_counter() - start
+        deadline = time.monotonic() + 30  # the forkserver outlives the command briefly
+        while (group / "cgroup.procs").read_text().strip() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        cpu = int((group / "cpuacct.usage").read_text()) / 1e9
+    finally:
+        for pid in (group / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):  # a straggler goes back to the root group
+                (CPUACCT / "cgroup.procs").write_text(pid)
+        with contextlib.suppress(OSError):
+            group.rmdir()
+    return wall, cpu
+
+
+def _run(argv: list[str]) -> None:
+    done = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    if done.returncode == 1:  # e.g. an implementation with no result on any case
+        print(f"  (exit status 1: {done.stderr.strip().splitlines()[-1][-300:]})", flush=True)
+    elif done.returncode != 0:
+        raise subprocess.CalledProcessError(done.returncode, argv, stderr=done.stderr)
+
+
+def command(*argv: str) -> list[str]:
+    """``metricdiff ARGV`` as a fresh process of this interpreter."""
+    return [sys.executable, "-c", "import sys; from metricdiff.cli import main; "
+            "sys.exit(main(sys.argv[1:]))", *argv]
