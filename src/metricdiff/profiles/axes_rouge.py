@@ -186,6 +186,8 @@ CORPUS_AVERAGE = choice(
         "bootstrap-median": "median of bootstrap resamples (seeded)",
         "bootstrap-rouge155": "ROUGE-1.5.5's printed Average: mean of bootstrap resamples, "
         "resample i drawn by Perl's drand48 after srand(i), summed in sorted order",
+        "bootstrap-sacrebleu": "mean of bootstrap resamples drawn as sacrebleu's paired tests "
+        "draw them: numpy's default_rng(seed), statistics summed as float32 (its μ)",
     },
 )
 
@@ -227,9 +229,11 @@ TRUNCATE_SIDE = choice(
     {"hypothesis": "the hypothesis only", "both": "hypothesis and references"},
 )
 
-BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap corpus averages.", 0,
+BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap resampling: corpus averages, "
+                      "and `rank`'s intervals and tests.", 0,
                       parser=_parse_count, accepts="a whole number >= 0")
 
 BOOTSTRAP_SAMPLES = Axis("bootstrap_samples", "samples",
-                         "Resamples of bootstrap corpus averages.", 1000, parser=parse_int,
+                         "Resamples of bootstrap resampling: corpus averages, and `rank`'s "
+                         "intervals and tests.", 1000, parser=parse_int,
                          accepts="a whole number >= 1")
