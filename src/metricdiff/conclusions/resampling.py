@@ -40,6 +40,7 @@ from typing import Any
 import attrs
 import numpy
 
+from metricdiff.errors import ConventionError
 from metricdiff.impls.reference import resample
 from metricdiff.profiles.axes import AXES
 
@@ -60,7 +61,7 @@ BLOCK = 200
 
 def _scheme(value: str) -> str:
     if value not in SCHEMES:
-        raise ValueError(f"unknown resampling scheme {value!r} (known: {', '.join(SCHEMES)})")
+        raise ConventionError(f"unknown resampling scheme {value!r} (known: {', '.join(SCHEMES)})")
     return value
 
 
