@@ -110,6 +110,19 @@ _UNKNOWN_PROFILE_LINE = (
 )
 
 
+#: What a sacrebleu signature's fields that are no axis say.
+_EXTRA_MEANINGS = {
+    "nrefs": "references per segment (no convention)",
+    "bs": "bootstrap resamples of its paired test (bootstrap_samples; `rank --samples`)",
+    "ar": "approximate randomization trials (`rank --trials`)",
+    "seed": "the resampling's seed, SACREBLEU_SEED (bootstrap_seed; `rank --seed`)",
+    "test": "the test set sacrebleu downloaded (-t)",
+    "lang": "the language pair (-l)",
+    "subset": "the test set's subset",
+    "origlang": "the test set's original language",
+}
+
+
 def explain(text: str) -> str:
     """The table ``--explain`` prints for signature ``text``."""
     from tabulate import tabulate
@@ -117,6 +130,8 @@ def explain(text: str) -> str:
     parsed = parse_signature(text)
     check_metric(parsed.metric)
     head = [f"metric: {parsed.metric}"]
+    if parsed.source == "sacrebleu":
+        head[0] += " (a sacrebleu signature, each field read as metricdiff's axis)"
     if parsed.impl is not None:
         name, version = split_impl(parsed.impl)
         head.append(f"implementation: {name}" + (f", version {version}" if version else ""))
@@ -136,6 +151,7 @@ def explain(text: str) -> str:
                 if a not in parsed.profile]
     if unstated:
         lines.append(f"not stated in this signature: {', '.join(unstated)}")
+    lines += [f"{key}: {value} — {_EXTRA_MEANINGS[key]}" for key, value in parsed.extra.items()]
     return "\n".join(lines)
 
 
