@@ -194,10 +194,15 @@ _SACREBLEU_TOKENIZERS = {"13a": "13a", "intl": "intl", "zh": "zh-sacrebleu", "ch
 
 def is_sacrebleu_signature(text: str) -> bool:
     """Whether ``text`` is written the way sacrebleu writes signatures: no metric
-    name in front (``nrefs:1|...``) or sacrebleu 1's ``BLEU+case.mixed+...``."""
-    first = text.strip().split("|")[0].strip()
-    return text.strip().startswith("BLEU+") or (":" in first and not first.startswith(
-        ("impl:", "profile:")))
+    name in front and a key only sacrebleu uses (``nrefs:1|...``, ``case:``,
+    ``version:``), or sacrebleu 1's ``BLEU+case.mixed+...``."""
+    components = [part.strip() for part in text.strip().split("|")]
+    if text.strip().startswith("BLEU+"):
+        return True
+    ours = {axis.short for axis in AXES.values()}
+    theirs = (set(_SACREBLEU_KEYS) | set(_OTHER_METRICS)) - ours
+    return ":" in components[0] and any(
+        part.partition(":")[0] in theirs for part in components)
 
 
 def _sacrebleu_fields(text: str) -> list[tuple[str, str]]:
