@@ -13,8 +13,7 @@ import argparse
 from collections.abc import Mapping
 
 from metricdiff.cli._common import Commands, available_adapter, parse_overrides
-from metricdiff.impls import AnyAdapter, adapter_names, families_of, get_adapter
-from metricdiff.impls.user import LOCAL_VERSION, is_user_spec
+from metricdiff.impls import AnyAdapter, adapter_names, families_of, get_adapter, split_impl
 from metricdiff.profiles import AXES, ConventionError, axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, check_metric, paper_options
 from metricdiff.profiles.profile import ParsedSignature, parse_signature
@@ -31,25 +30,6 @@ def _metric_of(args: argparse.Namespace) -> str:
     if "bleu" in families:
         return "bleu"
     return str(get_adapter(args.impl, "rouge-1").metrics[0])
-
-
-def split_impl(impl: str) -> tuple[str, str | None]:
-    """``rouge-score-0.1.2`` -> (``rouge-score``, ``0.1.2``): the longest known
-    implementation name the text starts with; (text, None) if none fits.
-
-    A user's own implementation (``python:my.py:bleu-local``) is its spec and
-    what follows the last ``-``; the placeholder ``local`` is no version."""
-    if is_user_spec(impl):
-        spec, dash, version = impl.rpartition("-")
-        if not dash:
-            return impl, None
-        return spec, None if version == LOCAL_VERSION else version
-    for name in sorted(adapter_names(), key=len, reverse=True):
-        if impl == name:
-            return name, None
-        if impl.startswith(f"{name}-"):
-            return name, impl[len(name) + 1:]
-    return impl, None
 
 
 def _adapter_defaults(parsed: ParsedSignature) -> tuple[str | None, dict[str, str] | None]:
