@@ -37,7 +37,8 @@ PAGE = ROOT / "docs" / "architecture.md"
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "wording", "atomic", "machine_paths", "json_values", "_version"),
     ("statistics",), ("profiles",), ("cases",), ("impls",), ("scoring",), ("comparison",),
-    ("findings",), ("reports",), ("auditing",), ("locks",), ("api",), ("cli",),
+    ("findings",), ("conclusions",), ("reports",), ("auditing",), ("locks",), ("api",),
+    ("cli",),
     ("__init__", "implementations"),
 ]
 

@@ -87,38 +87,45 @@ class PreparedInput:
                 "and score what a reader would read")
 
 
-def _share(lines: Sequence[str], pattern: re.Pattern[str]) -> float:
-    return sum(1 for line in lines if pattern.search(line)) / len(lines) if lines else 0.0
+class PreparedTally:
+    """The signs counted as segments come (``score`` reads a corpus in batches):
+    ``add`` each batch, ``result`` at the end."""
 
+    def __init__(self) -> None:
+        self.lines = {"hypothesis": 0, "reference": 0}
+        self.counts = {(side, name): 0 for side in self.lines for name in _SIGNS}
+        self.lowered = 0
 
-def _lowercased(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> float:
-    """The share of lines whose hypothesis has letters but no capital where a
-    reference has capitals."""
-    if not hyps:
-        return 0.0
-    count = 0
-    for hyp, seg in zip(hyps, refs, strict=False):
-        cased = any(ref is not None and ref != ref.lower() for ref in seg)
-        if cased and hyp == hyp.lower() and hyp != hyp.upper():
-            count += 1
-    return count / len(hyps)
+    def add(self, hyps: Sequence[str], refs: Sequence[Sequence[str | None]]) -> None:
+        references = [ref for seg in refs for ref in seg if ref is not None]
+        for side, lines in (("hypothesis", hyps), ("reference", references)):
+            self.lines[side] += len(lines)
+            for name, (pattern, _, _) in _SIGNS.items():
+                self.counts[(side, name)] += sum(1 for line in lines if pattern.search(line))
+        for hyp, seg in zip(hyps, refs, strict=False):
+            cased = any(ref is not None and ref != ref.lower() for ref in seg)
+            self.lowered += cased and hyp == hyp.lower() and hyp != hyp.upper()
+
+    def result(self) -> PreparedInput | None:
+        """The signs of prepared text, or None when the text looks raw."""
+        signs = []
+        for (side, name), count in self.counts.items():
+            share = count / self.lines[side] if self.lines[side] else 0.0
+            if share > 0 and share >= _SIGNS[name][2]:
+                signs.append(Sign(name, _SIGNS[name][1], side, share))
+        hyps = self.lines["hypothesis"]
+        if hyps and self.lowered / hyps >= 0.5:
+            signs.append(Sign("lowercased", "no capital letter where their references have "
+                              "some", "hypothesis", self.lowered / hyps))
+        return PreparedInput(tuple(signs)) if signs else None
 
 
 def prepared_input(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
                    ) -> PreparedInput | None:
     """The signs of prepared text in a corpus, or None when it looks raw."""
-    references = [ref for seg in refs for ref in seg if ref is not None]
-    signs = []
-    for side, lines in (("hypothesis", hyps), ("reference", references)):
-        for name, (pattern, what, least) in _SIGNS.items():
-            share = _share(lines, pattern)
-            if share > 0 and share >= least:
-                signs.append(Sign(name, what, side, share))
-    lowered = _lowercased(hyps, refs)
-    if lowered >= 0.5:
-        signs.append(Sign("lowercased", "no capital letter where their references have some",
-                          "hypothesis", lowered))
-    return PreparedInput(tuple(signs)) if signs else None
+    tally = PreparedTally()
+    tally.add(hyps, refs)
+    return tally.result()
 
 
 def warn_if_prepared(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
@@ -131,4 +138,5 @@ def warn_if_prepared(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     return found
 
 
-__all__ = ["SHARE", "PreparedInput", "Sign", "prepared_input", "warn_if_prepared"]
+__all__ = ["SHARE", "PreparedInput", "PreparedTally", "Sign", "prepared_input",
+           "warn_if_prepared"]

@@ -32,6 +32,16 @@ def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
     return {metric: corpus.for_metric(metric).sample for metric in metrics}
 
 
+def warn_prepared(corpus: Case, name: str = "") -> None:
+    """``warning: ...`` on stderr when the corpus looks prepared already
+    (``cases/prepared.py``); ``name``: the system's, when there are several."""
+    from metricdiff.cases.prepared import prepared_input
+
+    found = prepared_input(corpus.hyps, corpus.refs)
+    if found is not None:
+        print(f"warning: {name + ': ' if name else ''}{found.message()}", file=sys.stderr)
+
+
 def _check_impls(impls: Sequence[str], metrics: Sequence[str]) -> None:
     """A named implementation that is unknown, or computes none of the metrics,
     is an error before anything is scored."""
@@ -50,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
     metrics = chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
     _check_impls(args.impl or [], metrics)
     corpus = read_input(args)
+    warn_prepared(corpus)
     out = output_folder(args.out) if args.out else None
     comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
                                 args.jobs, args.timeout)

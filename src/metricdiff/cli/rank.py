@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from metricdiff.cases.case import Case
 from metricdiff.cases.files import read_corpus
 from metricdiff.cli._common import Commands, whole_number
-from metricdiff.cli.compare import _check_impls, samples_for
+from metricdiff.cli.compare import _check_impls, samples_for, warn_prepared
 from metricdiff.errors import InputError
 from metricdiff.impls import chosen_metrics
 from metricdiff.profiles.metrics import METRICS
@@ -66,7 +66,6 @@ def read_systems(args: argparse.Namespace) -> dict[str, Case]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.cases.prepared import prepared_input
     from metricdiff.comparison.corpus import DEFAULT_METRICS
     from metricdiff.conclusions.rank import rank_corpus
     from metricdiff.conclusions.rank_render import render
@@ -84,9 +83,7 @@ def run(args: argparse.Namespace) -> int:
             scheme, seed, default.samples if args.samples is None else args.samples,
             args.trials)
     for name, case in systems.items():
-        found = prepared_input(case.hyps, case.refs)
-        if found is not None:
-            print(f"warning: {name}: {found.message()}", file=sys.stderr)
+        warn_prepared(case, name)
     samples = {metric: {name: samples_for(case, [metric])[metric]
                         for name, case in systems.items()} for metric in metrics}
     ranking = rank_corpus(samples, args.impl, report=args.report, resampling=schemes,

@@ -8,19 +8,17 @@ import json
 import sys
 
 from metricdiff.cli._common import Commands, add_input_options, read_input
+from metricdiff.cli.compare import warn_prepared
 from metricdiff.profiles.metrics import METRICS
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.cases.prepared import prepared_input
     from metricdiff.conclusions.render import render_reproduction
     from metricdiff.conclusions.reproduce import Printed, reproduce_score
 
     Printed.parse(args.score)  # a bad number is an error before anything is read
     corpus = read_input(args).for_metric(args.metric)
-    found = prepared_input(corpus.hyps, corpus.refs)
-    if found is not None:
-        print(f"warning: {found.message()}", file=sys.stderr)
+    warn_prepared(corpus)
     result = reproduce_score(args.score, corpus.sample, args.metric, args.impl,
                              args.signature, args.jobs, args.timeout)
     if args.format == "json":

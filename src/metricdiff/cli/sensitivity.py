@@ -9,18 +9,16 @@ import json
 import sys
 
 from metricdiff.cli._common import Commands, add_input_options, read_input, whole_number
+from metricdiff.cli.compare import warn_prepared
 from metricdiff.profiles.metrics import METRICS
 
 
 def run(args: argparse.Namespace) -> int:
-    from metricdiff.cases.prepared import prepared_input
     from metricdiff.conclusions.render import render_sensitivity
     from metricdiff.conclusions.sensitivity import sensitivity_of
 
     corpus = read_input(args)
-    found = prepared_input(corpus.hyps, corpus.refs)
-    if found is not None:
-        print(f"warning: {found.message()}", file=sys.stderr)
+    warn_prepared(corpus)
     metrics = list(dict.fromkeys(args.metric or ["bleu"]))
     results = [sensitivity_of(corpus.for_metric(metric).sample, metric, args.report)
                for metric in metrics]
