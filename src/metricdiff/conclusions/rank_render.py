@@ -94,12 +94,14 @@ def metric_block(found: MetricRanking, fmt: str) -> str:
              "randomization")
     table = tabulate(rows(found, scheme, all_pairs), headers=headers(found, all_pairs),
                      tablefmt=TABLE_FORMATS[fmt], disable_numparse=True)
-    sentences = [pair.sentence() for pair in found.stability]
     if fmt == "md":
-        return "\n".join([f"## {title}", "", table, "",
-                          *(f"- {line}" for line in [*sentences, *notes(found)])])
-    return "\n".join([f"== {title}", table, *(f"  {line}" for line in sentences),
-                      *notes(found)])
+        items = [f"{'- ' if n == 0 else '  - '}{line}" for pair in found.stability
+                 for n, line in enumerate(pair.lines())]
+        return "\n".join([f"## {title}", "", table, "", *items,
+                          *(f"- {line}" for line in notes(found))])
+    items = [f"{'  ' if n == 0 else '    '}{line}" for pair in found.stability
+             for n, line in enumerate(pair.lines())]
+    return "\n".join([f"== {title}", table, *items, *notes(found)])
 
 
 def _all_pairs(found: MetricRanking) -> bool:

@@ -158,22 +158,27 @@ class Stability:
     def stable(self) -> bool:
         return not self.reversed and not self.profiles_reversed
 
-    def sentence(self) -> str:
-        """``sys-b > baseline under 11 of 13 implementations; reversed under
-        rouge-score: tokenize −0.80, residual 0.00``."""
+    def lines(self) -> list[str]:
+        """``sys-b > baseline under 11 of 13 implementations (...)``, then one line
+        per implementation that reverses it (``reversed under rouge-score (Δ
+        −0.56): tokenize −2.58, ..., residual 0.00``), then the profiles between."""
         order = ">" if self.paper_delta > 0 else "<" if self.paper_delta < 0 else "="
         total = len(self.holds) + len(self.reversed)
-        text = (f"{self.system} {order} {self.baseline} under {len(self.holds)} of {total} "
-                f"implementations (the paper's profile: Δ {signed(self.paper_delta)})")
-        for flip in self.reversed:
-            text += f"; reversed under {flip.impl} (Δ {signed(flip.delta)}): {flip.parts()}"
+        found = [f"{self.system} {order} {self.baseline} under {len(self.holds)} of {total} "
+                 f"implementations (the paper's profile: Δ {signed(self.paper_delta)})"]
+        found += [f"reversed under {flip.impl} (Δ {signed(flip.delta)}): {flip.parts()}"
+                  for flip in self.reversed]
         if self.profiles_reversed:
-            text += (f"; {self.profiles_reversed} of {self.profiles} profiles between the "
-                     f"paper's and the implementations' reverse it (on the way to "
-                     f"{', '.join(self.flipping_impls)})")
+            found.append(f"{self.profiles_reversed} of {self.profiles} profiles between the "
+                         f"paper's and the implementations' reverse it (on the way to "
+                         f"{', '.join(self.flipping_impls)})")
         elif self.profiles:
-            text += f"; it holds under all {self.profiles} profiles in between"
-        return text
+            found.append(f"it holds under all {self.profiles} profiles in between")
+        return found
+
+    def sentence(self) -> str:
+        """``lines`` as one sentence, for a paper or a JSON reader."""
+        return "; ".join(self.lines())
 
     def to_dict(self) -> dict[str, Any]:
         return {"baseline": self.baseline, "system": self.system,
