@@ -89,9 +89,11 @@ def notes(found: MetricRanking) -> list[str]:
 def metric_block(found: MetricRanking, fmt: str) -> str:
     scheme = found.resampling.split("|")[0].partition(":")[2]
     all_pairs = bool(found.implementations) and _all_pairs(found)
-    title = (f"{found.metric} ({scale(found)}); resampling {found.resampling}, "
-             f"{found.trials} randomization trials; p: paired bootstrap / approximate "
-             "randomization")
+    randomized = any(t.p_randomization is not None for e in found.implementations
+                     for t in e.tests)
+    trials = f", {found.trials} randomization trials" if randomized else ""
+    title = (f"{found.metric} ({scale(found)}); resampling {found.resampling}{trials}; "
+             "p: paired bootstrap / approximate randomization")
     table = tabulate(rows(found, scheme, all_pairs), headers=headers(found, all_pairs),
                      tablefmt=TABLE_FORMATS[fmt], disable_numparse=True)
     if fmt == "md":

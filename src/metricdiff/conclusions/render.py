@@ -45,7 +45,8 @@ def render_reproduction(found: Reproduction, fmt: str = "text") -> str:
 
 def render_sensitivity(found: Sensitivity, fmt: str = "text", top: int = DEFAULT_TOP) -> str:
     """The single changes' table, the axes that moved nothing, the interactions."""
-    scale = "BLEU" if found.report is None else f"ROUGE {found.report} × 100"
+    quantity = "F" if found.report == "f" else found.report
+    scale = "BLEU" if found.report is None else f"ROUGE {quantity} × 100"
     head = (f"{found.metric} ({scale}): {found.paper_score:.2f} under the paper's profile; "
             "each row changes one axis")
     effects = [[e.axis, f"{e.paper_value} → {e.value}", f"{e.score:.2f}", signed(e.effect)]

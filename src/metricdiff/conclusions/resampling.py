@@ -162,7 +162,8 @@ class Interval:
         return (self.high - self.low) / 2
 
     def to_dict(self) -> dict[str, float]:
-        return {"low": self.low, "center": self.center, "high": self.high}
+        return {"low": self.low, "center": self.center, "high": self.high,
+                "half_width": self.half_width}
 
 
 def interval(scores: Any, scheme: str) -> Interval:
