@@ -120,7 +120,7 @@ def register(commands: Commands) -> None:
                        help="--jsonl's key of a system's output, which names the system "
                        "(repeat: two or more)")
     group.add_argument("--ref-field", metavar="KEY",
-                       help="--jsonl's key of the references (default: refs)")
+                       help="--jsonl's key of the references (default: ref)")
     rank.add_argument("--test", choices=("bootstrap", "ar", "both"), default="both",
                       help="paired bootstrap resampling, approximate randomization, or both "
                       "(default)")
