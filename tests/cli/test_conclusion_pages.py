@@ -1,5 +1,5 @@
-"""Every command docs/commands/rank.md, reproduce.md and sensitivity.md show, and
-the README's lines on ``rank`` and ``reproduce``, run here and print what the
+"""Every command docs/commands/rank.md, reproduce.md and sensitivity.md show, the
+README's lines on ``rank`` and ``reproduce``, and signature.md's sacrebleu signature run here and print what the
 pages show (a line ``…`` on a page stands for any number of lines).  The pages'
 numbers were printed by these commands; what makes them right is checked
 elsewhere (tests/conclusions/: against sacrebleu, rouge-score and hand counts)."""
@@ -12,13 +12,19 @@ import pytest
 from helpers import ROOT, require_impl, run
 
 PAGES = ["docs/commands/rank.md", "docs/commands/reproduce.md",
-         "docs/commands/sensitivity.md", "README.md"]
+         "docs/commands/sensitivity.md", "docs/commands/signature.md", "README.md"]
 #: The implementations the pages' outputs list, which must be here to reproduce them.
 NEEDED = {"rouge-score": "rouge-l", "sacrebleu": "bleu", "nltk": "bleu",
           "multi-bleu": "bleu", "bleuscore": "bleu", "vizseq": "bleu",
           "compare-mt": "bleu", "pycocoevalcap": "bleu"}
-#: The commands of the pages this test runs (README.md: its rank and reproduce).
+#: The commands of the pages this test runs (README.md: its rank and reproduce;
+#: signature.md: its sacrebleu signature).
 COMMANDS = ("rank", "reproduce", "sensitivity")
+
+
+def ours(command: str) -> bool:
+    words = command.split()
+    return words[1] in COMMANDS or (words[1] == "signature" and "nrefs:" in command)
 
 
 def examples(page: str) -> list[tuple[str, list[str]]]:
@@ -46,7 +52,7 @@ def examples(page: str) -> list[tuple[str, list[str]]]:
                 shown.append(after)
             found.append((line[2:], shown))
     return [(command, shown) for command, shown in found
-            if command.split()[1] in COMMANDS]
+            if ours(command)]
 
 
 def matches(shown: list[str], printed: list[str]) -> bool:
