@@ -7,9 +7,9 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from helpers import corpus_files, run, translation_pairs
 
 import metricdiff
+from helpers import corpus_files, run, translation_pairs
 from metricdiff.cases.prepared import prepared_input
 from metricdiff.errors import PreparedInputWarning
 

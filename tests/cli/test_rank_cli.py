@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import ROOT, run
 
 import metricdiff
+from helpers import ROOT, run
 
 SYSTEMS = ROOT / "examples" / "systems"
 

@@ -15,8 +15,8 @@ ROUGE-L score is ``tokenize`` (``multi_ref`` and ``report`` cannot)."""
 from __future__ import annotations
 
 import pytest
-from helpers import require_impl
 
+from helpers import require_impl
 from metricdiff.conclusions.rank import rank_corpus
 
 ENGLISH = [("the", "report", "was", "published", "today"),

@@ -11,8 +11,8 @@ import subprocess
 import sys
 
 import pytest
-from helpers import require_impl, system_variants
 
+from helpers import require_impl, system_variants
 from metricdiff.conclusions.rank import rank_corpus
 
 SIZE = 200

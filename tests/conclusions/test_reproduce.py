@@ -12,8 +12,8 @@ import subprocess
 import sys
 
 import pytest
-from helpers import real_pairs, require_impl
 
+from helpers import real_pairs, require_impl
 from metricdiff.conclusions.reproduce import Printed, reproduce_score
 from metricdiff.errors import InputError
 

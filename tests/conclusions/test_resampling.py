@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import numpy
 import pytest
-from helpers import require_impl, system_variants
 
+from helpers import require_impl, system_variants
 from metricdiff.conclusions.rank import rank_corpus
 from metricdiff.conclusions.resampling import Resampling, interval
 from metricdiff.errors import ConventionError
