@@ -1,8 +1,9 @@
 """Every command docs/commands/rank.md, reproduce.md and sensitivity.md show, the
 README's lines on ``rank`` and ``reproduce``, and signature.md's sacrebleu
 signature run here and print what the pages show (a line ``…`` on a page stands
-for any number of lines).  The pages' numbers were printed by these commands; what makes them right is checked
-elsewhere (tests/conclusions/: against sacrebleu, rouge-score and hand counts)."""
+for any number of lines).  The pages' numbers were printed by these commands;
+what makes them right is checked elsewhere (tests/conclusions/: against
+sacrebleu, rouge-score and hand counts)."""
 
 from __future__ import annotations
 
