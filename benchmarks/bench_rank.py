@@ -19,7 +19,9 @@ Measured:
    cores.
 
 It prints ``RATIO rank 3x500 bleu+rouge-l wall/own-scoring-floor`` (target
-<= 1.5) and one ``own cost`` line per implementation.  Nothing asserts a time.
+<= 1.5), ``RATIO ... cpu/own-scoring-cpu`` (rank's whole process tree's CPU
+seconds against the floor's: what it adds, which other load on the machine does
+not change) and one ``own cost`` line per implementation.  Nothing asserts a time.
 """
 
 from __future__ import annotations
@@ -59,13 +61,48 @@ def write(folder: Path, size: int) -> list[str]:
     return [*argv, "--ref", str(folder / "ref.txt")]
 
 
-def rank_wall(inputs: list[str]) -> float:
+def rank_run(inputs: list[str]) -> tuple[float, float]:
+    """Wall seconds of ``metricdiff rank``, and the CPU seconds of its process tree
+    (its worker processes are its grandchildren, which nobody waits for at exit, so
+    ``getrusage`` would miss them: ``/proc`` is read while it runs instead)."""
     command = [sys.executable, "-c", "import sys; from metricdiff.cli import main; "
                "sys.exit(main(sys.argv[1:]))", "rank", *(f"--metric={m}" for m in METRICS),
                *inputs, "--format", "json", "--jobs", str(CORES)]
     start = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+    seen: dict[int, float] = {}
+    while process.poll() is None:
+        seen.update(tree_cpu(process.pid))
+        time.sleep(0.2)
+    wall = time.perf_counter() - start
+    if process.returncode:
+        raise SystemExit(f"rank failed with exit status {process.returncode}")
+    return wall, sum(seen.values())
+
+
+def tree_cpu(root: int) -> dict[int, float]:
+    """CPU seconds (user + system) so far of ``root`` and every process below it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents, cpu = {}, {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                fields = stat.read().rpartition(")")[2].split()
+        except OSError:  # gone meanwhile
+            continue
+        parents[int(entry)] = int(fields[1])
+        cpu[int(entry)] = (int(fields[11]) + int(fields[12])) / ticks
+    below = {root}
+    grown = True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in below and pid not in below:
+                below.add(pid)
+                grown = True
+    return {pid: cpu[pid] for pid in below if pid in cpu}
 
 
 def participants() -> list[str]:
@@ -114,9 +151,9 @@ def main() -> None:
     args = parser.parse_args()
     size = args.size or (150 if args.quick else 500)
     with tempfile.TemporaryDirectory(prefix="metricdiff-rank-") as folder:
-        wall = rank_wall(write(Path(folder), size))
-    print(f"rank (3 systems x {size} pairs, {' + '.join(METRICS)}): {wall:.1f} s wall",
-          flush=True)
+        wall, cpu = rank_run(write(Path(folder), size))
+    print(f"rank (3 systems x {size} pairs, {' + '.join(METRICS)}): {wall:.1f} s wall, "
+          f"{cpu:.1f} CPU-s in its processes", flush=True)
     impls = participants()
     with ThreadPoolExecutor(CORES) as pool:
         costs = dict(zip(impls, pool.map(lambda impl: own_cost_in_child(impl, size), impls),
@@ -125,9 +162,14 @@ def main() -> None:
         print(f"own cost {impl}: {seconds:.1f} CPU-s on every segment of the 3 systems")
     floor = sum(costs.values()) / CORES
     print(f"floor (own costs / {CORES} cores): {floor:.1f} s")
+    load = os.getloadavg()[0]
     print(f"RATIO rank 3x{size} bleu+rouge-l wall/own-scoring-floor {wall / max(floor, 1e-9):.2f} "
           f"(target <= {TARGET}; {wall:.0f} s, floor {floor:.0f} s, {len(impls)} "
-          f"implementations, cores {os.cpu_count()}, load {os.getloadavg()[0]:.1f})")
+          f"implementations, cores {os.cpu_count()}, load {load:.1f})")
+    print(f"RATIO rank 3x{size} bleu+rouge-l cpu/own-scoring-cpu "
+          f"{cpu / max(sum(costs.values()), 1e-9):.2f} (what rank spends beyond the "
+          f"implementations' own scoring, whatever the load: {cpu:.0f} CPU-s against "
+          f"{sum(costs.values()):.0f})")
 
 
 if __name__ == "__main__":

@@ -100,7 +100,7 @@ def per_segment(
 
 
 def _warn_if_prepared(hyps: Sequence[str], refs: PerSegment) -> None:
-    """A ``PreparedInputWarning`` when the text looks tokenized, escaped, split
+    """A ``MetricdiffWarning`` when the text looks tokenized, escaped, split
     into subwords or lowercased already (``cases/prepared.py``)."""
     from metricdiff.cases.prepared import warn_if_prepared
 

@@ -164,13 +164,3 @@ __all__ = [
     "UnsupportedOption",
 ]
 
-
-# --- warnings ----------------------------------------------------------------
-
-
-class PreparedInputWarning(UserWarning):
-    """The input looks tokenized, escaped, split into subwords or lowercased
-    already (``cases/prepared.py``): scores of such text are not comparable with
-    scores of raw text.  A warning, not an error: the score is still computed.
-    (When ``MetricdiffWarning``, the root of metricdiff's warnings, lands here,
-    this class derives from it.)"""

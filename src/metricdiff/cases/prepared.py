@@ -18,9 +18,9 @@ looked for, per line:
 * ``▁`` (U+2581): SentencePiece's word boundary;
 * a hypothesis without a capital letter whose references have some.
 
-A sign is reported when at least ``SHARE`` of the lines show it (any line at all
-for BPE and SentencePiece marks, which no real text has), each with the share of
-lines and what to do.
+A sign is reported when at least ``SHARE`` of the lines, and ``LEAST_LINES`` of
+them, show it (any line at all for BPE and SentencePiece marks, which no real
+text has), each with the share of lines and what to do.
 """
 
 from __future__ import annotations
@@ -31,10 +31,12 @@ from collections.abc import Sequence
 
 import attrs
 
-from metricdiff.errors import PreparedInputWarning
+from metricdiff.errors import MetricdiffWarning
 
-#: The share of lines from which a sign counts.
+#: The share of lines from which a sign counts, and the fewest lines: one line
+#: of three ending in " ." is a quotation, not a tokenizer's work.
 SHARE = 0.1
+LEAST_LINES = 3
 
 _SIGNS: dict[str, tuple[re.Pattern[str], str, float]] = {
     "tokenized": (
@@ -82,7 +84,7 @@ class PreparedInput:
         """One line: the signs, then what to do (Post 2018)."""
         found = "; ".join(sign.text() for sign in self.signs)
         advice = "; ".join(dict.fromkeys(_ADVICE[sign.name] for sign in self.signs))
-        return (f"the input looks prepared already: {found}. Tokenized text gives scores "
+        return (f"the input looks prepared already: {found}. Prepared text gives scores "
                 f"that cannot be compared with scores of raw text (Post 2018): {advice}, "
                 "and score what a reader would read")
 
@@ -111,10 +113,11 @@ class PreparedTally:
         signs = []
         for (side, name), count in self.counts.items():
             share = count / self.lines[side] if self.lines[side] else 0.0
-            if share > 0 and share >= _SIGNS[name][2]:
+            least = LEAST_LINES if _SIGNS[name][2] else 1
+            if count >= least and share >= _SIGNS[name][2]:
                 signs.append(Sign(name, _SIGNS[name][1], side, share))
         hyps = self.lines["hypothesis"]
-        if hyps and self.lowered / hyps >= 0.5:
+        if self.lowered >= LEAST_LINES and self.lowered / hyps >= 0.5:
             signs.append(Sign("lowercased", "no capital letter where their references have "
                               "some", "hypothesis", self.lowered / hyps))
         return PreparedInput(tuple(signs)) if signs else None
@@ -130,11 +133,11 @@ def prepared_input(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
 
 def warn_if_prepared(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                      stacklevel: int = 3) -> PreparedInput | None:
-    """``prepared_input``, and a ``PreparedInputWarning`` with its message when
+    """``prepared_input``, and a ``MetricdiffWarning`` with its message when
     the text looks prepared (the Python API's way of saying so)."""
     found = prepared_input(hyps, refs)
     if found is not None:
-        warnings.warn(found.message(), PreparedInputWarning, stacklevel=stacklevel)
+        warnings.warn(found.message(), MetricdiffWarning, stacklevel=stacklevel)
     return found
 
 
