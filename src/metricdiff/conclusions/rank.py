@@ -48,7 +48,8 @@ from metricdiff.conclusions.ranking import (
 from metricdiff.conclusions.segment_rows import Rows, rows_of
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.scoring import Request, score_requests
-from metricdiff.scoring.execution import CaseResult, describe
+from metricdiff.scoring.jobs import CaseResult
+from metricdiff.scoring.validate import describe
 
 #: Which paired tests ``--test`` runs.
 TESTS = {"bootstrap": (True, False), "ar": (False, True), "both": (True, True)}
