@@ -33,7 +33,7 @@ END = "<!-- End of the generated module table. -->"
 FOLDERS: list[tuple[str, str]] = [
     ("cases", "case"), ("profiles", "profile"), ("impls", "implementation"),
     ("scoring", "scoring"), ("statistics", "statistics"), ("comparison", "comparison"),
-    ("findings", "finding"), ("reports", "report"),
+    ("findings", "finding"), ("conclusions", "conclusion"), ("reports", "report"),
     ("auditing", "the audit (drives the steps above)"), ("locks", "score locks"),
     ("cli", "command line"),
 ]

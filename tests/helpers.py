@@ -170,3 +170,33 @@ def no_sleep_left(seconds: str) -> Iterator[None]:
         for pid in sleeping(seconds):
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
+def real_pairs(size: int) -> tuple[list[str], list[str]]:
+    """``size`` real translation pairs (hypotheses, references) from
+    benchmarks/data/translations/: its 332 pairs, then the same pairs with the two
+    translations' roles swapped, as many as needed."""
+    folder = ROOT / "benchmarks" / "data" / "translations"
+    hyps = (folder / "hyp.txt").read_text(encoding="utf-8").splitlines()
+    refs = (folder / "ref.txt").read_text(encoding="utf-8").splitlines()
+    pairs = list(zip(hyps, refs, strict=True)) + list(zip(refs, hyps, strict=True))
+    if size > len(pairs):
+        raise ValueError(f"only {len(pairs)} real pairs")
+    return [h for h, _ in pairs[:size]], [r for _, r in pairs[:size]]
+
+
+def system_variants(size: int) -> tuple[dict[str, list[str]], list[str]]:
+    """Three systems on ``size`` real pairs, made the way systems differ: the real
+    translation (``baseline``); ``closer``, which takes the reference's wording for
+    its last three words on every fourth line (a better system); ``terse``, which
+    drops the last word of every third line and swaps two words of every fifth (a
+    worse one).  Returns the systems, in that order, and the references."""
+    hyps, refs = real_pairs(size)
+    closer, terse = [], []
+    for i, (hyp, ref) in enumerate(zip(hyps, refs, strict=True)):
+        words, ref_words = hyp.split(), ref.split()
+        better = words[:-3] + ref_words[-3:] if i % 4 == 0 and len(words) > 3 else words
+        closer.append(" ".join(better))
+        worse = words[:-1] if i % 3 == 0 and len(words) > 1 else list(words)
+        if i % 5 == 0 and len(worse) > 2:
+            worse[0], worse[1] = worse[1], worse[0]
+        terse.append(" ".join(worse))
+    return {"baseline": hyps, "closer": closer, "terse": terse}, refs

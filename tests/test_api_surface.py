@@ -36,7 +36,10 @@ def test_help_and_signature_show_the_function(name: str) -> None:
 
 def test_every_public_name_is_listed_and_given() -> None:
     assert {*FUNCTIONS, "Score", "AuditResult", "Implementation", "Comparison", "Finding",
-            "MetricdiffError", "MetricdiffWarning", "__version__"} == set(metricdiff.__all__)
+            "MetricdiffError", "MetricdiffWarning", "__version__",
+            # issue 29: rank, reproduce, sensitivity and their results
+            "rank", "reproduce", "sensitivity", "Ranking", "Reproduction",
+            "Sensitivity"} == set(metricdiff.__all__)
     for name in metricdiff.__all__:
         assert getattr(metricdiff, name) is not None
         assert name in dir(metricdiff)

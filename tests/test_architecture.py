@@ -40,8 +40,8 @@ LAYERS: list[tuple[str, ...]] = [
     ("errors", "wording", "machine_paths", "json_values", "_version", "limits",
      "markdown_text", "progress"),
     ("atomic", "input_files"), ("statistics",), ("profiles",), ("cases",), ("impls",),
-    ("scoring",), ("comparison",), ("findings",), ("reports",), ("auditing",), ("locks",),
-    ("api", "plugin", "testing"), ("cli",),
+    ("scoring",), ("comparison",), ("findings",), ("conclusions",), ("reports",),
+    ("auditing",), ("locks",), ("api", "plugin", "testing"), ("cli",),
     ("__init__", "implementations"),
 ]
 

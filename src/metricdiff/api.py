@@ -1,5 +1,5 @@
-"""metricdiff from Python: ``score``, ``compare``, ``audit``, ``implementations``
-(``import metricdiff``; see docs/api.md).
+"""metricdiff from Python: ``score``, ``compare``, ``audit``, ``implementations``,
+``rank``, ``reproduce``, ``sensitivity`` (``import metricdiff``; see docs/api.md).
 
 References come per segment, as in Hugging Face ``evaluate``: ``refs[i]`` is the
 list of references of ``hyps[i]``, so ``len(refs) == len(hyps)``.  Reference
@@ -38,6 +38,9 @@ from metricdiff.input_files import lone_surrogate
 
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
+    from metricdiff.conclusions.ranking import Ranking
+    from metricdiff.conclusions.reproduce import Reproduction
+    from metricdiff.conclusions.sensitivity import Sensitivity
     from metricdiff.findings.finding import Finding
     from metricdiff.findings.pairs import DerivedPair
 
@@ -157,6 +160,14 @@ def per_segment(
     return hyps, tuple(checked)
 
 
+def _warn_if_prepared(hyps: Sequence[str], refs: References) -> None:
+    """A ``MetricdiffWarning`` when the text looks tokenized, escaped, split
+    into subwords or lowercased already (``cases/prepared.py``)."""
+    from metricdiff.cases.prepared import warn_if_prepared
+
+    warn_if_prepared(hyps, refs, stacklevel=4)
+
+
 # ---------------------------------------------------------------- score
 
 
@@ -210,6 +221,7 @@ def score(
                               f"(see implementations()), not {type(impl).__name__} {impl!r}")
     [metric] = _names([metric], "metric", _metric_names())
     overrides = option_texts(options)
+    _warn_if_prepared(hyps, segments)
     adapter = get_adapter(impl, metric)
     adapter.ensure_available()
     chosen = adapter.options(metric, overrides)
@@ -269,6 +281,7 @@ def compare(
     from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
+    _warn_if_prepared(*corpus)
     requested = _metrics(metrics)
     named = None if impls is None else _names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
@@ -345,6 +358,7 @@ def audit(
     from metricdiff.impls.user.python import load_timeout
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
+    _warn_if_prepared(corpus.hyps, corpus.refs)
     requested = _metrics(metrics)
     named = None if impls is None else _names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
@@ -365,6 +379,90 @@ def audit(
             tables.append(made)
     return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)),
                        tuple(derived))
+
+
+# ---------------------------------------------------------------- conclusions
+
+
+def rank(
+    systems: Mapping[str, Sequence[str]], refs: References | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    metrics: Sequence[str] | None = None,
+    impls: Sequence[str] | None = None,
+    test: str = "both",
+    all_pairs: bool = False,
+    resample: str | None = None,
+    seed: int | None = None,
+    samples: int = 1000,
+    trials: int = 10_000,
+    report: str = "f",
+    jobs: int = 2,
+    timeout: float = 120.0,
+) -> Ranking:
+    """Several systems on one test set (``systems``: name -> hypotheses; the first
+    is the baseline) ranked under every implementation, as ``metricdiff rank``:
+    each system's score with its 95% interval, each pair's paired bootstrap and
+    approximate randomization p-values (``test``: ``bootstrap``, ``ar``,
+    ``both``), and whether each pair's order holds across implementations and
+    conventions.  ``resample``: the scheme, a bootstrap value of the
+    ``corpus_average`` axis (default: sacrebleu's for BLEU, rouge-score's for
+    ROUGE); ``seed`` (default: 12345 under sacrebleu's scheme, else 0),
+    ``samples``, ``trials``: its draws."""
+    from metricdiff.comparison.corpus import DEFAULT_METRICS
+    from metricdiff.conclusions.rank import rank_corpus
+    from metricdiff.conclusions.resampling import DEFAULTS, SACREBLEU_SEED, Resampling
+    from metricdiff.impls import chosen_metrics
+
+    if isinstance(systems, str) or not isinstance(systems, Mapping) or len(systems) < 2:
+        raise InputError("systems must map at least two system names to their hypotheses")
+    corpora = {name: per_segment(hyps, refs, ref_streams) for name, hyps in systems.items()}
+    for corpus in corpora.values():
+        _warn_if_prepared(*corpus)
+    schemes = {}
+    for family, default in DEFAULTS.items():
+        scheme = resample or default.scheme
+        chosen_seed = seed if seed is not None else (
+            SACREBLEU_SEED if scheme == "bootstrap-sacrebleu" else 0)
+        schemes[family] = Resampling.parse(scheme, chosen_seed, samples, trials)
+    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
+    return rank_corpus({metric: dict(corpora) for metric in chosen}, impls, report=report,
+                       resampling=schemes, test=test, all_pairs=all_pairs, workers=jobs,
+                       timeout=timeout)
+
+
+def reproduce(
+    score: str | float, hyps: Sequence[str], refs: References | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    metric: str = "bleu",
+    impls: Sequence[str] | None = None,
+    signature: str | None = None,
+    jobs: int = 2,
+    timeout: float = 120.0,
+) -> Reproduction:
+    """Which implementations and profiles give ``score`` as printed (``"27.3"``:
+    pass the text, so that its precision is known) on ``hyps``, as ``metricdiff
+    reproduce``; ``signature`` (ours or sacrebleu's) is checked against it too."""
+    from metricdiff.conclusions.reproduce import reproduce_score
+
+    corpus = per_segment(hyps, refs, ref_streams)
+    _warn_if_prepared(*corpus)
+    return reproduce_score(str(score), corpus, metric, impls, signature, jobs, timeout)
+
+
+def sensitivity(
+    hyps: Sequence[str], refs: References | None = None, *,
+    ref_streams: Sequence[Sequence[str]] | None = None,
+    metric: str = "bleu",
+    report: str = "f",
+) -> Sensitivity:
+    """How far each value of every axis ``metric`` depends on moves the score from
+    the paper's profile on this corpus, and which pairs interact, as ``metricdiff
+    sensitivity``."""
+    from metricdiff.conclusions.sensitivity import sensitivity_of
+
+    corpus = per_segment(hyps, refs, ref_streams)
+    _warn_if_prepared(*corpus)
+    return sensitivity_of(corpus, metric, report)
 
 
 # ---------------------------------------------------------------- implementations
@@ -424,5 +522,8 @@ __all__ = [
     "compare",
     "implementations",
     "per_segment",
+    "rank",
+    "reproduce",
     "score",
+    "sensitivity",
 ]

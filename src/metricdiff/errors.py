@@ -199,3 +199,4 @@ __all__ = [
     "Unreadable",
     "UnsupportedOption",
 ]
+

@@ -211,3 +211,47 @@ def test_parse_signature_canonicalises_values():
     assert parsed.impl is None
     with pytest.raises(ConventionError, match="twice"):
         parse_signature("bleu|impl:a|impl:b")
+
+
+# sacrebleu's own signatures, as sacrebleu 2.6.0 prints them (``BLEUSignature``:
+# long keys, ``--short`` keys, the smoothing value in brackets) and as sacrebleu
+# 1.4 printed them; each field mapped to metricdiff's axis by reading sacrebleu's
+# BLEU: case mixed/lc is lowercase none/unicode, eff no/yes is empty_order
+# zero/effective-order, tok intl keeps entities (its tokenizer does not decode).
+@pytest.mark.parametrize(("sig", "impl", "profile", "extra"), [
+    ("nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0", "sacrebleu-2.6.0",
+     {"tokenize": "13a", "lowercase": "none", "smoothing": "exp", "empty_order": "zero"},
+     {"nrefs": "1"}),
+    ("#:2|c:lc|e:yes|tok:intl|s:floor[0.10]|v:2.6.0", "sacrebleu-2.6.0",
+     {"tokenize": "intl", "lowercase": "unicode", "entities": "keep", "smoothing": "floor",
+      "smooth_value": "0.1", "empty_order": "effective-order"}, {"nrefs": "2"}),
+    ("nrefs:1|bs:1000|seed:12345|case:mixed|eff:no|tok:zh|smooth:exp|version:2.6.0",
+     "sacrebleu-2.6.0", {"tokenize": "zh-sacrebleu", "lowercase": "none", "smoothing": "exp",
+                         "empty_order": "zero"}, {"nrefs": "1", "bs": "1000", "seed": "12345"}),
+    ("BLEU+case.mixed+numrefs.1+smooth.exp+tok.13a+version.1.4.14", "sacrebleu-1.4.14",
+     {"tokenize": "13a", "lowercase": "none", "smoothing": "exp"}, {"nrefs": "1"}),
+])
+def test_sacrebleus_signatures_are_read_as_our_axes(sig, impl, profile, extra):
+    parsed = parse_signature(sig)
+    assert (parsed.metric, parsed.impl, parsed.source) == ("bleu", impl, "sacrebleu")
+    assert parsed.profile == profile and parsed.extra == extra
+
+
+def test_explain_reads_a_sacrebleu_signature(capsys):
+    status, out, _ = run(capsys, "signature", "--explain",
+                         "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0")
+    assert status == 0
+    assert out.startswith("metric: bleu (a sacrebleu signature, each field read as "
+                          "metricdiff's axis)\nimplementation: sacrebleu, version 2.6.0\n")
+    assert explain_rows(out)["tokenize"][2:5] == ["13a", "no", "(none)"]
+    assert out.rstrip().endswith("nrefs: 1 — references per segment (no convention)")
+
+
+@pytest.mark.parametrize(("sig", "message"), [
+    ("nrefs:1|nc:6|nw:0|space:no|version:2.6.0", "a sacrebleu chrF signature"),
+    ("nrefs:1|case:mixed|tok:spm-flores|version:2.6.0", "spm and flores download a model"),
+    ("nrefs:1|case:upper|version:2.6.0", "cannot read its lowercase value"),
+])
+def test_what_cannot_be_read_of_sacrebleus_is_one_line(capsys, sig, message):
+    status, out, err = run(capsys, "signature", "--explain", sig)
+    assert status == 2 and out == "" and message in err and err.count("\n") == 1

@@ -33,6 +33,7 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
+from metricdiff.cli.compare import warn_prepared
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
@@ -125,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
     _check_pairs(args.pair, chosen)
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
+    if corpus is not None:
+        warn_prepared(corpus)
     plan = {}
     fixtures = load_all(fixtures_dir) if fixtures_dir else []
     for metric in chosen:

@@ -15,6 +15,7 @@ import attrs
 from metricdiff.cases.case import Sample
 from metricdiff.cases.escapes import unescape_sentence_breaks
 from metricdiff.cases.files import CorpusStream, Segment
+from metricdiff.cases.prepared import PreparedTally
 from metricdiff.cli._common import (
     Commands,
     add_cache_option,
@@ -152,12 +153,15 @@ def _start(group: _Group, sentences: bool) -> _Run:
     return _Run(group, rouge, tally, lost, None if tally is not None else ([], []))
 
 
-def _read(runs: list[_Run], stream: CorpusStream, source: str) -> None:
+def _read(runs: list[_Run], stream: CorpusStream, source: str,
+          prepared: PreparedTally) -> None:
     """Every segment of ``stream`` to every run, a batch at a time: nothing of the
-    corpus is kept but what an isolated implementation must be sent."""
+    corpus is kept but what an isolated implementation must be sent; ``prepared``
+    counts the signs of text prepared already."""
     unescape = stream.escaped and any(run.rouge for run in runs)
     batches = iter(lambda: list(itertools.islice(stream, _BATCH)), [])
     for batch in batches:
+        prepared.add([hyp for hyp, _ in batch], [refs for _, refs in batch])
         # ROUGE reads a text file's \n escapes as sentence breaks (Case.for_metric).
         sentences = [_unescaped(segment) for segment in batch] if unescape else batch
         for run in runs:
@@ -267,7 +271,11 @@ def run(args: argparse.Namespace) -> int:
     stream = stream_input(args)
     source = input_name(args)
     runs = [_start(group, args.sentences) for group in groups]
-    _read(runs, stream, source)
+    prepared = PreparedTally()
+    _read(runs, stream, source, prepared)
+    looks_prepared = prepared.result()
+    if looks_prepared is not None:
+        print(f"warning: {looks_prepared.message()}", file=sys.stderr)
     documents: dict[str, dict[str, Any]] = {}
     blocks: dict[str, list[str]] = {}
     with score_cache(args, "score"):

@@ -13,8 +13,7 @@ import argparse
 from collections.abc import Mapping
 
 from metricdiff.cli._common import Commands, available_adapter, parse_overrides
-from metricdiff.impls import AnyAdapter, adapter_names, families_of, get_adapter
-from metricdiff.impls.user import LOCAL_VERSION, is_user_spec
+from metricdiff.impls import AnyAdapter, adapter_names, families_of, get_adapter, split_impl
 from metricdiff.profiles import AXES, ConventionError, axis_names, profile_of
 from metricdiff.profiles.metrics import METRICS, check_metric, paper_options
 from metricdiff.profiles.profile import ParsedSignature, parse_signature
@@ -31,25 +30,6 @@ def _metric_of(args: argparse.Namespace) -> str:
     if "bleu" in families:
         return "bleu"
     return str(get_adapter(args.impl, "rouge-1").declared.metrics[0])
-
-
-def split_impl(impl: str) -> tuple[str, str | None]:
-    """``rouge-score-0.1.2`` -> (``rouge-score``, ``0.1.2``): the longest known
-    implementation name the text starts with; (text, None) if none fits.
-
-    A user's own implementation (``python:my.py:bleu-local``) is its spec and
-    what follows the last ``-``; the placeholder ``local`` is no version."""
-    if is_user_spec(impl):
-        spec, dash, version = impl.rpartition("-")
-        if not dash:
-            return impl, None
-        return spec, None if version == LOCAL_VERSION else version
-    for name in sorted(adapter_names(), key=len, reverse=True):
-        if impl == name:
-            return name, None
-        if impl.startswith(f"{name}-"):
-            return name, impl[len(name) + 1:]
-    return impl, None
 
 
 def _adapter_defaults(parsed: ParsedSignature) -> tuple[str | None, dict[str, str] | None]:
@@ -110,6 +90,19 @@ _UNKNOWN_PROFILE_LINE = (
 )
 
 
+#: What a sacrebleu signature's fields that are no axis say.
+_EXTRA_MEANINGS = {
+    "nrefs": "references per segment (no convention)",
+    "bs": "bootstrap resamples of its paired test (bootstrap_samples; `rank --samples`)",
+    "ar": "approximate randomization trials (`rank --trials`)",
+    "seed": "the resampling's seed, SACREBLEU_SEED (bootstrap_seed; `rank --seed`)",
+    "test": "the test set sacrebleu downloaded (-t)",
+    "lang": "the language pair (-l)",
+    "subset": "the test set's subset",
+    "origlang": "the test set's original language",
+}
+
+
 def explain(text: str) -> str:
     """The table ``--explain`` prints for signature ``text``."""
     from tabulate import tabulate
@@ -117,6 +110,8 @@ def explain(text: str) -> str:
     parsed = parse_signature(text)
     check_metric(parsed.metric)
     head = [f"metric: {parsed.metric}"]
+    if parsed.source == "sacrebleu":
+        head[0] += " (a sacrebleu signature, each field read as metricdiff's axis)"
     if parsed.impl is not None:
         name, version = split_impl(parsed.impl)
         head.append(f"implementation: {name}" + (f", version {version}" if version else ""))
@@ -136,6 +131,7 @@ def explain(text: str) -> str:
                 if a not in parsed.profile]
     if unstated:
         lines.append(f"not stated in this signature: {', '.join(unstated)}")
+    lines += [f"{key}: {value} — {_EXTRA_MEANINGS[key]}" for key, value in parsed.extra.items()]
     return "\n".join(lines)
 
 

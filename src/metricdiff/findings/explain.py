@@ -53,6 +53,11 @@ NUMERIC_CANDIDATES: dict[str, tuple[str, ...]] = {
     "truncate": ("none",),
 }
 
+#: Values no implementation's corpus score uses: sacrebleu's resampling is
+#: ``rank``'s scheme (``conclusions/resampling.py``), and a ROUGE implementation
+#: averaging that way would be a coincidence, not a cause worth a search.
+_NOT_CANDIDATES = frozenset({("corpus_average", "bootstrap-sacrebleu")})
+
 #: Tokenizers that need optional packages or data; tried only if they load.
 _OPTIONAL_TOKENIZERS = frozenset({"ja-mecab", "ko-mecab"})
 
@@ -96,7 +101,7 @@ def candidate_values(axis_name: str, options: Options) -> list[str]:
     return [
         value
         for value in values
-        if value != current
+        if value != current and (axis_name, value) not in _NOT_CANDIDATES
         and not (
             axis_name == "tokenize"
             and value in _OPTIONAL_TOKENIZERS

@@ -299,6 +299,25 @@ def resolve(spec: str, metric: str) -> AnyAdapter:
     return adapter
 
 
+def split_impl(impl: str) -> tuple[str, str | None]:
+    """``rouge-score-0.1.2`` -> (``rouge-score``, ``0.1.2``): the longest known
+    implementation name the text starts with; (text, None) if none fits.
+
+    A user's own implementation (``python:my.py:bleu-local``) is its spec and
+    what follows the last ``-``; the placeholder ``local`` is no version."""
+    if user.is_user_spec(impl):
+        spec, dash, version = impl.rpartition("-")
+        if not dash:
+            return impl, None
+        return spec, None if version == user.LOCAL_VERSION else version
+    for name in sorted(adapter_names(), key=len, reverse=True):
+        if impl == name:
+            return name, None
+        if impl.startswith(f"{name}-"):
+            return name, impl[len(name) + 1:]
+    return impl, None
+
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "FAMILIES",
@@ -316,6 +335,7 @@ __all__ = [
     "get_adapter",
     "isolated_peers",
     "resolve",
+    "split_impl",
 ]
 
 # ``metricdiff.implementations()`` lists them all (``metricdiff.api.implementations``).

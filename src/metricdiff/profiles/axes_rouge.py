@@ -206,6 +206,8 @@ CORPUS_AVERAGE = choice(
         "bootstrap-median": "median of bootstrap resamples (seeded)",
         "bootstrap-rouge155": "ROUGE-1.5.5's printed Average: mean of bootstrap resamples, "
         "resample i drawn by Perl's drand48 after srand(i), summed in sorted order",
+        "bootstrap-sacrebleu": "mean of bootstrap resamples drawn as sacrebleu's paired tests "
+        "draw them: numpy's default_rng(seed), statistics summed as float32 (its μ)",
     },
 )
 
@@ -247,10 +249,12 @@ TRUNCATE_SIDE = choice(
     {"hypothesis": "the hypothesis only", "both": "hypothesis and references"},
 )
 
-BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap corpus averages.", 0,
+BOOTSTRAP_SEED = Axis("bootstrap_seed", "seed", "Seed of bootstrap resampling: corpus "
+                      "averages, and `rank`'s intervals and tests.", 0,
                       parser=_parse_seed, accepts=f"a whole number from 0 to {MOST_SEED}")
 
 BOOTSTRAP_SAMPLES = Axis("bootstrap_samples", "samples",
-                         "Resamples of bootstrap corpus averages.", 1000,
+                         "Resamples of bootstrap resampling: corpus averages, and `rank`'s "
+                         "intervals and tests.", 1000,
                          parser=whole_numbers_up_to(MOST_BOOTSTRAP_SAMPLES),
                          accepts=f"a whole number from 1 to {MOST_BOOTSTRAP_SAMPLES}")

@@ -96,6 +96,11 @@ class ParsedSignature:
     impl: str | None
     profile: dict[str, str]
     profile_unknown: bool = False
+    #: Whose signature it was: ``metricdiff`` or ``sacrebleu``.
+    source: str = "metricdiff"
+    #: A sacrebleu signature's fields that are no convention axis, with what they
+    #: say: ``nrefs``, the resampling's ``bs``/``ar``/``seed``, the test set's name.
+    extra: dict[str, str] = attrs.field(factory=dict)
 
 
 def _short_names() -> dict[str, str]:
@@ -104,13 +109,19 @@ def _short_names() -> dict[str, str]:
 
 def parse_signature(text: str) -> ParsedSignature:
     """The inverse of ``signature`` and ``unknown_signature``:
-    ``bleu|impl:sacrebleu-2.6.0|tok:13a|...`` or ``bleu|impl:...|profile:unknown``.
+    ``bleu|impl:sacrebleu-2.6.0|tok:13a|...`` or ``bleu|impl:...|profile:unknown``;
+    and sacrebleu's own signatures, read as our axes (``sacrebleu_signature``):
+    ``nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0``, its short form
+    ``#:1|c:mixed|e:no|tok:13a|s:exp|v:2.6.0`` and sacrebleu 1's
+    ``BLEU+case.mixed+numrefs.1+smooth.exp+tok.13a+version.1.4.14``.
 
     Axes may be missing or elided with ``…``; an unknown key, an unknown value, a
     key given twice, or ``profile:unknown`` together with axes raises
     ConventionError.  Whether the metric name and the axes fit together is left to
     the caller (``metricdiff.profiles.metrics`` knows that).
     """
+    if is_sacrebleu_signature(text):
+        return sacrebleu_signature(text)
     metric, *components = [part.strip() for part in text.strip().split("|")]
     if not metric or ":" in metric:
         raise ConventionError(
@@ -155,3 +166,112 @@ def parse_signature(text: str) -> ParsedSignature:
             f"{', '.join(profile)}: it is one or the other"
         )
     return ParsedSignature(metric, impl, profile, profile_unknown=unknown)
+
+
+# ---------------------------------------------------------------- sacrebleu's
+
+
+#: sacrebleu's keys (long and short, sacrebleu 1's too) by the name used here.
+_SACREBLEU_KEYS = {
+    "nrefs": "nrefs", "#": "nrefs", "numrefs": "nrefs",
+    "case": "case", "c": "case",
+    "eff": "eff", "e": "eff",
+    "tok": "tok",
+    "smooth": "smooth", "s": "smooth",
+    "version": "version", "v": "version",
+    "bs": "bs", "ar": "ar", "seed": "seed", "rs": "seed",
+    "test": "test", "t": "test", "lang": "lang", "l": "lang", "subset": "subset",
+    "S": "subset", "origlang": "origlang", "o": "origlang",
+}
+#: sacrebleu's other metrics' keys: chrF (nc, nw, space) and TER (tok is shared).
+_OTHER_METRICS = {"nc": "chrF", "nw": "chrF", "space": "chrF", "norm": "TER",
+                  "punct": "TER", "asian": "TER"}
+#: sacrebleu's tokenizer names -> the tokenize axis (its zh is metricdiff's
+#: zh-sacrebleu; the MeCab ones carry their dictionary's version).
+_SACREBLEU_TOKENIZERS = {"13a": "13a", "intl": "intl", "zh": "zh-sacrebleu", "char": "char",
+                         "none": "none", "ja-mecab": "ja-mecab", "ko-mecab": "ko-mecab"}
+
+
+def is_sacrebleu_signature(text: str) -> bool:
+    """Whether ``text`` is written the way sacrebleu writes signatures: no metric
+    name in front and a key only sacrebleu uses (``nrefs:1|...``, ``case:``,
+    ``version:``), or sacrebleu 1's ``BLEU+case.mixed+...``."""
+    components = [part.strip() for part in text.strip().split("|")]
+    if text.strip().startswith("BLEU+"):
+        return True
+    ours = {axis.short for axis in AXES.values()}
+    theirs = (set(_SACREBLEU_KEYS) | set(_OTHER_METRICS)) - ours
+    return ":" in components[0] and any(
+        part.partition(":")[0] in theirs for part in components)
+
+
+def _sacrebleu_fields(text: str) -> list[tuple[str, str]]:
+    text = text.strip()
+    if text.startswith("BLEU+"):
+        return [part.partition(".")[::2] for part in text.split("+")[1:]]
+    fields = []
+    for component in text.split("|"):
+        key, sep, value = component.strip().partition(":")
+        if not sep:
+            raise ConventionError(f"sacrebleu signature component {component.strip()!r}: "
+                                  "expected KEY:VALUE")
+        fields.append((key, value))
+    return fields
+
+
+def sacrebleu_signature(text: str) -> ParsedSignature:
+    """A sacrebleu BLEU signature read as metricdiff's axes: ``case`` is
+    ``lowercase`` (mixed: none, lc: unicode), ``eff`` is ``empty_order`` (no:
+    zero, yes: effective-order), ``tok`` is ``tokenize`` (with ``entities=keep``
+    for intl, as sacrebleu's intl leaves them), ``smooth`` is ``smoothing`` and,
+    in brackets, ``smooth_value``; ``version`` names the implementation
+    (``sacrebleu-2.6.0``).  ``nrefs``, ``bs``, ``ar``, ``seed`` and the test set's
+    fields are no axis: they are kept in ``extra``.  A chrF or TER signature, an
+    unknown key or a tokenizer metricdiff cannot run is a ConventionError."""
+    profile: dict[str, str] = {}
+    extra: dict[str, str] = {}
+    version = None
+    for key, value in _sacrebleu_fields(text):
+        if key in _OTHER_METRICS:
+            raise ConventionError(f"{text.strip()[:40]!r} is a sacrebleu {_OTHER_METRICS[key]} "
+                                  "signature; metricdiff knows BLEU and ROUGE")
+        name = _SACREBLEU_KEYS.get(key)
+        if name is None:
+            raise ConventionError(f"unknown sacrebleu signature key {key!r} (known: "
+                                  f"{', '.join(sorted(set(_SACREBLEU_KEYS.values())))})")
+        if name == "version":
+            version = value
+        elif name == "case":
+            profile["lowercase"] = {"mixed": "none", "lc": "unicode"}.get(value, "")
+        elif name == "eff":
+            profile["empty_order"] = {"no": "zero", "yes": "effective-order"}.get(value, "")
+        elif name == "tok":
+            profile.update(_sacrebleu_tokenizer(value))
+        elif name == "smooth":
+            method, _, number = value.partition("[")
+            profile["smoothing"] = method
+            if number:
+                profile["smooth_value"] = number.rstrip("]")
+        else:
+            extra[name] = value
+    for axis, value in list(profile.items()):
+        if value == "":
+            raise ConventionError(f"sacrebleu signature: cannot read its {axis} value")
+        profile[axis] = AXES[axis].format(AXES[axis].parse(value))
+    impl = f"sacrebleu-{version}" if version else "sacrebleu"
+    ordered = {axis: profile[axis] for axis in AXES if axis in profile}
+    return ParsedSignature("bleu", impl, ordered, source="sacrebleu", extra=extra)
+
+
+def _sacrebleu_tokenizer(value: str) -> dict[str, str]:
+    for prefix in ("ja-mecab", "ko-mecab"):
+        if value.startswith(prefix):
+            return {"tokenize": prefix}
+    if value not in _SACREBLEU_TOKENIZERS:
+        raise ConventionError(f"sacrebleu's tokenizer {value!r} has no tokenize value here "
+                              f"(known: {', '.join(_SACREBLEU_TOKENIZERS)}; spm and flores "
+                              "download a model)")
+    chosen = {"tokenize": _SACREBLEU_TOKENIZERS[value]}
+    if value == "intl":
+        chosen["entities"] = "keep"
+    return chosen

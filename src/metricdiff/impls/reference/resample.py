@@ -9,6 +9,11 @@ the reference ``init_genrand`` (which ``random.Random`` can be put into with
 smallest covering power of two, rejecting those above N - 1.  So with the same
 seed the reference resamples exactly the rows rouge-score resamples, for the
 first score type that rouge-score aggregates.
+
+``bootstrap-sacrebleu`` draws as sacrebleu's significance tests draw
+(``significance.py``: ``numpy.random.default_rng(seed).choice(N, size=(samples,
+N))``, PCG64) and sums the drawn rows as float32, as sacrebleu sums its
+statistics; those draws come from numpy itself (``sacrebleu_draws``).
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ import random
 from array import array
 from collections.abc import Iterator, Sequence
 from functools import lru_cache, reduce
+from typing import Any
+
+import numpy
 
 _MT_WORDS = 624
 _MT_MULTIPLIER = 1812433253
@@ -121,6 +129,25 @@ def _column_means(rows: Sequence[Sequence[float]], draws: Sequence[Sequence[int]
     columns = [[row[c] for row in rows] for c in range(len(rows[0]))]
     return [[reduce(operator.add, map(column.__getitem__, drawn), 0.0) / len(drawn)
              for column in columns] for drawn in draws]
+
+
+def sacrebleu_draws(size: int, samples: int, seed: int) -> Any:
+    """The rows each of ``samples`` resamples draws under sacrebleu's scheme: a
+    ``samples`` x ``size`` array from ``numpy.random.default_rng(seed)``, as
+    ``significance._bootstrap_resample`` and ``_paired_bs_test`` draw them."""
+    generator = numpy.random.default_rng(seed)
+    return generator.choice(size, size=(samples, size), replace=True)
+
+
+def sacrebleu_bootstrap_means(rows: Sequence[Sequence[float]], samples: int, seed: int
+                              ) -> list[list[float]]:
+    """The column means of ``samples`` resamples drawn by ``sacrebleu_draws``
+    (ROUGE-CORPUS-AVERAGE): each resample's rows summed as float32 (sacrebleu's
+    ``stats_np[idxs]``, ``_s.sum(0)``), then divided by the number of rows."""
+    matrix = numpy.asarray(rows, dtype=numpy.float32)
+    draws = sacrebleu_draws(len(rows), samples, seed)
+    sums = numpy.stack([matrix[drawn].sum(axis=0) for drawn in draws])
+    return (sums.astype(numpy.float64) / len(rows)).tolist()  # type: ignore[no-any-return]
 
 
 def perl_rand(seed: int) -> Iterator[float]:

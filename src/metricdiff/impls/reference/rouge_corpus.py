@@ -72,8 +72,10 @@ class CorpusPairs:
         (ROUGE-1.5.5's reported average) or the median (rouge-score's ``mid``)
         of those means, per column.  ``bootstrap-rouge155``: the resamples
         ROUGE-1.5.5 draws (``srand(i)`` before resample i, Perl's generator) and
-        their mean summed in sorted order, the "Average" it prints.  Counts are
-        the sums over the pairs."""
+        their mean summed in sorted order, the "Average" it prints.
+        ``bootstrap-sacrebleu``: the resamples sacrebleu's paired tests draw
+        (numpy's ``default_rng(bootstrap_seed)``, rows summed as float32) and the
+        mean of their means.  Counts are the sums over the pairs."""
         options = self.options
         recall, precision, fmeasure = (column / self.pairs for column in self.columns)
         if options.corpus_average == "f-of-means":
@@ -81,6 +83,11 @@ class CorpusPairs:
         elif self.rows is not None and options.corpus_average == "bootstrap-rouge155":
             means = resample.rouge155_bootstrap_means(self.rows, options.bootstrap_samples)
             recall, precision, fmeasure = (resample.sorted_mean([m[c] for m in means])
+                                           for c in range(3))
+        elif self.rows is not None and options.corpus_average == "bootstrap-sacrebleu":
+            means = resample.sacrebleu_bootstrap_means(self.rows, options.bootstrap_samples,
+                                                       options.bootstrap_seed)
+            recall, precision, fmeasure = (resample.mean([m[c] for m in means])
                                            for c in range(3))
         elif self.rows is not None:
             means = resample.bootstrap_means(self.rows, options.bootstrap_samples,
