@@ -63,29 +63,34 @@ def test_compare_markdown_keeps_a_hostile_name_in_one_cell(
     assert status == 0, err
     assert (out / "compare.md").read_text(encoding="utf-8") == text
     tokens, _html = rendered(text)
-    # The table keeps its four columns on every row, and the name is one code span.
+    # The table keeps its five columns (implementation, score, lost input, Δ paper,
+    # its split) on every row, and the name is one code span.
     cells = [t for t in tokens if t.type in ("td_open", "th_open")]
     rows = [t for t in tokens if t.type == "tr_open"]
-    assert len(cells) == 4 * len(rows), text
+    assert len(cells) == 5 * len(rows), text
     codes = [t.content for t in tokens if t.type == "code_inline"]
     assert HOSTILE in codes, codes
 
 
 def test_packages_md_keeps_hostile_text_as_text() -> None:
-    from metricdiff.reports.packages import render
+    from metricdiff.findings.finding import Example, Finding
+    from metricdiff.impls.base import Tolerance
+    from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord
+    from metricdiff.reports.packages import package_rows, render
 
-    person = {"name": HOSTILE, "impl": HOSTILE, "label": "declared",
-              "version": "<b>1</b>", "package": "[p](javascript:x)",
-              "profile": {"tokenize": "none"}, "departures": []}
-    report = {"metrics": [{"metric": "bleu", "implementations": [person],
-                           "findings": [{"kind": "crash", "impl_a": HOSTILE, "impl_b": "",
-                                         "count": 1, "axis": "", "values": ["", ""],
-                                         "explained": True}]}]}
-    text = render(report)
+    person = Implementation(HOSTILE, HOSTILE, "declared", "<b>1</b>", f"bleu|impl:{HOSTILE}",
+                            {"tokenize": "none"}, Tolerance(), "[p](javascript:x)")
+    crash = Finding("bleu", HOSTILE, "", "crash", "", ("", ""), "", 1, 0.0,
+                    Example("c1", ("x",), (("y",),), None, None, "ValueError: <i>no</i>"),
+                    {}, (), True)
+    record = MetricRecord("bleu", (person,), (), (CaseInfo("c1", "fixture"),), {}, (crash,))
+    text = render(package_rows([record]))
     tokens, _html = rendered(text)
     assert HOSTILE in [t.content for t in tokens if t.type == "code_inline"]
     cells = [t for t in tokens if t.type in ("td_open", "th_open")]
     rows = [t for t in tokens if t.type == "tr_open"]
-    assert len(cells) == 7 * len(rows) == 14, text  # the header and the one row, 7 columns
+    # The header and the one row, 6 columns each (implementation, package, version,
+    # verdict, departures, defects).
+    assert len(cells) == 6 * len(rows) == 12, text
     texts = "".join(t.content for t in tokens if t.type == "text")
     assert "[p](javascript:x)" in texts and "<b>1</b>" in texts
