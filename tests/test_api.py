@@ -177,6 +177,22 @@ HYPS, REFS = ["the cat sat on the mat"], [["the cat sat on a mat"]]
      "unknown value '13' for axis 'tokenize'"),
     (lambda: metricdiff.score("reference", "bleu", ["a \ud800"], [["a"]]),
      "hyps[0] holds a lone surrogate (\\ud800) at character 3"),
+    # rank, reproduce and sensitivity (issue 29) take the same checks: before,
+    # jobs=0 and trials=0 reached numpy or the pool as tracebacks, and a string
+    # of names was read letter by letter.
+    (lambda: metricdiff.rank({"a": HYPS, "b": HYPS}, REFS, metrics=["bleu"], jobs=0),
+     "jobs must be a whole number, from 1 to 256, not 0"),
+    (lambda: metricdiff.rank({"a": HYPS, "b": HYPS}, REFS, metrics=["bleu"], trials=0),
+     "trials must be a whole number, from 1 to 1,000,000, not 0"),
+    (lambda: metricdiff.rank({"a": HYPS, "b": HYPS}, REFS, metrics="bleu"),
+     "metrics must be a list of names, such as ['bleu'], not str 'bleu'"),
+    (lambda: metricdiff.rank({"a": HYPS, "b": HYPS}, REFS, metrics=["bleu"], test="t"),
+     "test must be one of bootstrap, ar, both, not 't'"),
+    (lambda: metricdiff.reproduce("27.3", HYPS, REFS, metric="blue"), "unknown metric 'blue'"),
+    (lambda: metricdiff.reproduce("27.3", HYPS, REFS, timeout=0),
+     "timeout must be a number of seconds greater than 0"),
+    (lambda: metricdiff.sensitivity(HYPS, REFS, metric="rouge-1", report="zzz"),
+     "report must be one of f, recall, precision, not 'zzz'"),
 ])
 def test_a_wrong_argument_is_one_clear_error(call, message):
     with pytest.raises(metricdiff.MetricdiffError) as raised:

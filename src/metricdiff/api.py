@@ -237,6 +237,13 @@ def score(
 
 #: What ``report=`` may be: the ROUGE number compared.
 REPORTS = ("f", "recall", "precision")
+#: What ``rank``'s ``test=`` may be.
+TESTS = ("bootstrap", "ar", "both")
+
+
+def _one_of(name: str, value: object, allowed: Sequence[str]) -> None:
+    if value not in allowed:
+        raise ConventionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
 def _metric_names() -> tuple[str, ...]:
@@ -286,8 +293,7 @@ def compare(
     named = None if impls is None else _names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
     named = _impls(named, chosen)
-    if report not in REPORTS:
-        raise ConventionError(f"report must be one of {', '.join(REPORTS)}, not {report!r}")
+    _one_of("report", report, REPORTS)
     workers, seconds = _workers(jobs, timeout)
     with load_timeout(seconds):
         return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds,
@@ -412,22 +418,34 @@ def rank(
     from metricdiff.conclusions.rank import rank_corpus
     from metricdiff.conclusions.resampling import DEFAULTS, SACREBLEU_SEED, Resampling
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.user.python import load_timeout
 
     if isinstance(systems, str) or not isinstance(systems, Mapping) or len(systems) < 2:
         raise InputError("systems must map at least two system names to their hypotheses")
     corpora = {name: per_segment(hyps, refs, ref_streams) for name, hyps in systems.items()}
     for corpus in corpora.values():
         _warn_if_prepared(*corpus)
+    requested = _metrics(metrics)
+    named = None if impls is None else _names(impls, "impls")
+    chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
+    named = _impls(named, chosen)
+    _one_of("report", report, REPORTS)
+    _one_of("test", test, TESTS)
+    workers, seconds = _workers(jobs, timeout)
+    try:
+        trials = limits.whole_number(trials, 1, limits.MAX_TRIALS)
+    except ValueError as error:
+        raise ConventionError(f"trials {error}") from None
     schemes = {}
     for family, default in DEFAULTS.items():
         scheme = resample or default.scheme
         chosen_seed = seed if seed is not None else (
             SACREBLEU_SEED if scheme == "bootstrap-sacrebleu" else 0)
         schemes[family] = Resampling.parse(scheme, chosen_seed, samples, trials)
-    chosen = chosen_metrics(metrics, impls, DEFAULT_METRICS)
-    return rank_corpus({metric: dict(corpora) for metric in chosen}, impls, report=report,
-                       resampling=schemes, test=test, all_pairs=all_pairs, workers=jobs,
-                       timeout=timeout)
+    with load_timeout(seconds):
+        return rank_corpus({metric: dict(corpora) for metric in chosen}, named,
+                           report=report, resampling=schemes, test=test,
+                           all_pairs=all_pairs, workers=workers, timeout=seconds)
 
 
 def reproduce(
@@ -443,10 +461,15 @@ def reproduce(
     pass the text, so that its precision is known) on ``hyps``, as ``metricdiff
     reproduce``; ``signature`` (ours or sacrebleu's) is checked against it too."""
     from metricdiff.conclusions.reproduce import reproduce_score
+    from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
     _warn_if_prepared(*corpus)
-    return reproduce_score(str(score), corpus, metric, impls, signature, jobs, timeout)
+    [metric] = _names([metric], "metric", _metric_names())
+    named = None if impls is None else _impls(_names(impls, "impls"), [metric])
+    workers, seconds = _workers(jobs, timeout)
+    with load_timeout(seconds):
+        return reproduce_score(str(score), corpus, metric, named, signature, workers, seconds)
 
 
 def sensitivity(
@@ -462,6 +485,8 @@ def sensitivity(
 
     corpus = per_segment(hyps, refs, ref_streams)
     _warn_if_prepared(*corpus)
+    [metric] = _names([metric], "metric", _metric_names())
+    _one_of("report", report, REPORTS)
     return sensitivity_of(corpus, metric, report)
 
 

@@ -35,6 +35,9 @@ MAX_JOBS = 256
 #: Generated cases per metric at most (``audit --generate``): 1,000,000 take
 #: about a minute to make, and far longer to score.
 MAX_GENERATED = 1_000_000
+#: Approximate randomization trials at most (``rank --trials``): 100 times
+#: sacrebleu's default of 10,000.
+MAX_TRIALS = 1_000_000
 
 _LINE_LIMIT: contextvars.ContextVar[int] = contextvars.ContextVar(
     "metricdiff_max_line_bytes", default=MAX_LINE_BYTES)
@@ -77,7 +80,7 @@ def seconds(value: object, *, no_limit: bool = True) -> float:
 def whole_number(value: object, least: int, most: int | None = None) -> int:
     """``value`` (an int or its text, not a bool or a float) as a whole number from
     ``least`` to ``most``; ValueError otherwise."""
-    bound = f"at least {least}" if most is None else f"from {least} to {most}"
+    bound = f"at least {least:,}" if most is None else f"from {least:,} to {most:,}"
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value

@@ -250,7 +250,7 @@ def corpus(tmp_path: Path) -> list[str]:
         ("--timeout", "-1", "a number of seconds greater than 0"),
         ("--timeout", "nan", "a number of seconds greater than 0"),
         ("--jobs", "0", "a whole number, from 1 to 256"),
-        ("--generate", "-5", "a whole number, from 0 to 1000000"),
+        ("--generate", "-5", "a whole number, from 0 to 1,000,000"),
     ],
 )
 def test_a_senseless_audit_option_is_one_line(

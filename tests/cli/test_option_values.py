@@ -49,6 +49,31 @@ def test_a_senseless_compare_option_is_one_line(
     assert f"argument {option}: must be a " in err and repr(value) in err, err
 
 
+@pytest.mark.parametrize(("option", "value"), [
+    ("--timeout", "0"), ("--timeout", "nan"), ("--timeout", "1e300"), ("--jobs", "0"),
+    ("--jobs", "1000"), ("--trials", "0"), ("--trials", "10000000"),
+])
+def test_a_senseless_rank_option_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    # Before: rank read --jobs and --timeout as plain int and float (tracebacks,
+    # or a pool of a thousand processes) and bounded --trials only from below.
+    hyp = tmp_path / "h.txt"
+    hyp.write_text(f"{SENTENCE}\n", encoding="utf-8")
+    err = usage_error(capsys, "rank", "--metric", "bleu", "--impl", "reference",
+                      "--hyp", f"a={hyp}", "--hyp", f"b={hyp}", "--ref", hyp, option, value)
+    assert f"argument {option}: must be a " in err and repr(value) in err, err
+
+
+@pytest.mark.parametrize(("option", "value"), [("--timeout", "-1"), ("--jobs", "0")])
+def test_a_senseless_reproduce_option_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    err = usage_error(capsys, "reproduce", "27.3", "--impl", "reference", *corpus(tmp_path),
+                      option, value)
+    assert f"argument {option}: must be a " in err and repr(value) in err, err
+
+
 @pytest.mark.parametrize("command", [
     ["score", "--metric", "bleu"],
     ["audit", "--metric", "bleu", "--impl", "reference", "--no-minimise"],
@@ -140,7 +165,7 @@ def test_generating_ten_million_cases_is_a_usage_error(
     # Before: it ran, printing nothing (not even a progress line), for hours.
     err = usage_error(capsys, "audit", "--metric", "bleu", "--impl", "reference",
                       "--generate", "10000000")
-    assert "argument --generate: must be a whole number, from 0 to 1000000" in err, err
+    assert "argument --generate: must be a whole number, from 0 to 1,000,000" in err, err
 
 
 def test_generating_many_cases_says_how_far_it_is(

@@ -9,9 +9,10 @@ import json
 import sys
 from collections.abc import Sequence
 
+from metricdiff import limits
 from metricdiff.cases.case import Case
 from metricdiff.cases.files import read_corpus
-from metricdiff.cli._common import Commands, whole_number
+from metricdiff.cli._common import Commands, add_jobs, seconds, whole_number
 from metricdiff.cli.compare import samples_for, warn_prepared
 from metricdiff.errors import InputError
 from metricdiff.impls import check_named, chosen_metrics
@@ -133,14 +134,14 @@ def register(commands: Commands) -> None:
     rank.add_argument("--seed", help="bootstrap_seed (default: 12345 under sacrebleu's "
                       "scheme, as SACREBLEU_SEED; 0 otherwise)")
     rank.add_argument("--samples", help="bootstrap_samples (default: 1000)")
-    rank.add_argument("--trials", type=whole_number(1), default=10_000,
+    rank.add_argument("--trials", type=whole_number(1, limits.MAX_TRIALS), default=10_000,
                       help="approximate randomization trials (default: 10000)")
     rank.add_argument("--report", choices=("f", "recall", "precision"), default="f",
                       help="the ROUGE number ranked, the same for every implementation "
                       "(default: f)")
     rank.add_argument("--format", choices=("text", "md", "json"), default="text")
-    rank.add_argument("--jobs", type=int, default=2,
-                      help="worker processes for the implementations (default: 2)")
-    rank.add_argument("--timeout", type=float, default=120.0,
-                      help="seconds one implementation may take on one system")
+    add_jobs(rank, 2, "worker processes for the implementations (default: 2)")
+    rank.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+                      help="seconds one implementation may take on one system (default: "
+                      "120; inf: no limit)")
     rank.set_defaults(run=run)

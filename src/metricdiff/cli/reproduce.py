@@ -7,7 +7,7 @@ import argparse
 import json
 import sys
 
-from metricdiff.cli._common import Commands, add_input_options, read_input
+from metricdiff.cli._common import Commands, add_input_options, add_jobs, read_input, seconds
 from metricdiff.cli.compare import warn_prepared
 from metricdiff.profiles.metrics import METRICS
 
@@ -43,8 +43,8 @@ def register(commands: Commands) -> None:
                         "version:2.6.0')")
     add_input_options(parser, "; the system output whose score was printed")
     parser.add_argument("--format", choices=("text", "md", "json"), default="text")
-    parser.add_argument("--jobs", type=int, default=2,
-                        help="worker processes for the implementations (default: 2)")
-    parser.add_argument("--timeout", type=float, default=120.0,
-                        help="seconds one implementation may take")
+    add_jobs(parser, 2, "worker processes for the implementations (default: 2)")
+    parser.add_argument("--timeout", type=seconds, default=120.0, metavar="SECONDS",
+                        help="seconds one implementation may take (default: 120; inf: no "
+                        "limit)")
     parser.set_defaults(run=run)
