@@ -67,4 +67,5 @@ def test_score_and_compare_say_it_on_stderr(capsys, tmp_path):
                                                          "--impl", "nltk"]):
         status, _, err = run(capsys, *command, *inputs)
         assert status == 0
-        assert err.startswith("warning: the input looks prepared already: 100% of hypothesis")
+        assert err.startswith("metricdiff: warning: the input looks prepared already: 100% of "
+                              "hypothesis")

@@ -132,12 +132,14 @@ def prepared_input(hyps: Sequence[str], refs: Sequence[Sequence[str | None]]
 
 
 def warn_if_prepared(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-                     stacklevel: int = 3) -> PreparedInput | None:
+                     stacklevel: int = 3, name: str = "") -> PreparedInput | None:
     """``prepared_input``, and a ``MetricdiffWarning`` with its message when
-    the text looks prepared (the Python API's way of saying so)."""
+    the text looks prepared (the command line shows it as ``metricdiff:
+    warning: ...``); ``name``: the system's, when there are several."""
     found = prepared_input(hyps, refs)
     if found is not None:
-        warnings.warn(found.message(), MetricdiffWarning, stacklevel=stacklevel)
+        warnings.warn(f"{name + ': ' if name else ''}{found.message()}", MetricdiffWarning,
+                      stacklevel=stacklevel)
     return found
 
 

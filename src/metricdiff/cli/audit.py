@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from metricdiff import limits
 from metricdiff.atomic import folder_lock
+from metricdiff.cases.prepared import warn_if_prepared
 from metricdiff.cli._common import (
     Commands,
     add_cache_option,
@@ -33,7 +34,6 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.cli.compare import warn_prepared
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
@@ -127,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     if corpus is not None:
-        warn_prepared(corpus)
+        warn_if_prepared(corpus.hyps, corpus.refs)
     plan = {}
     fixtures = load_all(fixtures_dir) if fixtures_dir else []
     for metric in chosen:

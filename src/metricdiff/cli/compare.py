@@ -13,6 +13,7 @@ from pathlib import Path
 
 from metricdiff.atomic import folder_lock, write_group
 from metricdiff.cases.case import Case, Sample
+from metricdiff.cases.prepared import warn_if_prepared
 from metricdiff.cli._common import (
     Commands,
     add_cache_option,
@@ -43,16 +44,6 @@ def samples_for(corpus: Case, metrics: Sequence[str]) -> dict[str, Sample]:
     return {metric: corpus.for_metric(metric).sample for metric in metrics}
 
 
-def warn_prepared(corpus: Case, name: str = "") -> None:
-    """``warning: ...`` on stderr when the corpus looks prepared already
-    (``cases/prepared.py``); ``name``: the system's, when there are several."""
-    from metricdiff.cases.prepared import prepared_input
-
-    found = prepared_input(corpus.hyps, corpus.refs)
-    if found is not None:
-        print(f"warning: {name + ': ' if name else ''}{found.message()}", file=sys.stderr)
-
-
 def _check_pairs(impls: Sequence[str], metrics: Sequence[str],
                  pairs: Sequence[tuple[str, str]]) -> None:
     """A pair naming an unknown implementation, one that takes no part, or two
@@ -78,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     check_named(args.impl or [], metrics)
     _check_pairs(args.impl or [], metrics, args.pair)
     corpus = read_input(args)
-    warn_prepared(corpus)
+    warn_if_prepared(corpus.hyps, corpus.refs)
     out = output_folder(args.out) if args.out else None
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     line = Progress("compare", sys.stderr) if show else None

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from metricdiff import limits
 from metricdiff.cases.case import Case
 from metricdiff.cases.files import read_corpus
+from metricdiff.cases.prepared import warn_if_prepared
 from metricdiff.cli._common import Commands, add_jobs, seconds, whole_number
-from metricdiff.cli.compare import samples_for, warn_prepared
+from metricdiff.cli.compare import samples_for
 from metricdiff.errors import InputError
 from metricdiff.impls import check_named, chosen_metrics
 from metricdiff.profiles.metrics import METRICS
@@ -84,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             scheme, seed, default.samples if args.samples is None else args.samples,
             args.trials)
     for name, case in systems.items():
-        warn_prepared(case, name)
+        warn_if_prepared(case.hyps, case.refs, name=name)
     samples = {metric: {name: samples_for(case, [metric])[metric]
                         for name, case in systems.items()} for metric in metrics}
     ranking = rank_corpus(samples, args.impl, report=args.report, resampling=schemes,

@@ -7,8 +7,8 @@ import argparse
 import json
 import sys
 
+from metricdiff.cases.prepared import warn_if_prepared
 from metricdiff.cli._common import Commands, add_input_options, add_jobs, read_input, seconds
-from metricdiff.cli.compare import warn_prepared
 from metricdiff.profiles.metrics import METRICS
 
 
@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
 
     Printed.parse(args.score)  # a bad number is an error before anything is read
     corpus = read_input(args).for_metric(args.metric)
-    warn_prepared(corpus)
+    warn_if_prepared(corpus.hyps, corpus.refs)
     result = reproduce_score(args.score, corpus.sample, args.metric, args.impl,
                              args.signature, args.jobs, args.timeout)
     if args.format == "json":

@@ -7,6 +7,7 @@ import argparse
 import itertools
 import json
 import sys
+import warnings
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -28,7 +29,7 @@ from metricdiff.cli._common import (
     seconds,
     stream_input,
 )
-from metricdiff.errors import ImplementationFailed, InputError
+from metricdiff.errors import ImplementationFailed, InputError, MetricdiffWarning
 from metricdiff.impls import AnyAdapter
 from metricdiff.impls.base import Scored
 from metricdiff.impls.reference.adapter import Tally
@@ -275,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
     _read(runs, stream, source, prepared)
     looks_prepared = prepared.result()
     if looks_prepared is not None:
-        print(f"warning: {looks_prepared.message()}", file=sys.stderr)
+        warnings.warn(looks_prepared.message(), MetricdiffWarning, stacklevel=1)
     documents: dict[str, dict[str, Any]] = {}
     blocks: dict[str, list[str]] = {}
     with score_cache(args, "score"):

@@ -8,8 +8,8 @@ import argparse
 import json
 import sys
 
+from metricdiff.cases.prepared import warn_if_prepared
 from metricdiff.cli._common import Commands, add_input_options, read_input, whole_number
-from metricdiff.cli.compare import warn_prepared
 from metricdiff.profiles.metrics import METRICS
 
 
@@ -18,7 +18,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.conclusions.sensitivity import sensitivity_of
 
     corpus = read_input(args)
-    warn_prepared(corpus)
+    warn_if_prepared(corpus.hyps, corpus.refs)
     metrics = list(dict.fromkeys(args.metric or ["bleu"]))
     results = [sensitivity_of(corpus.for_metric(metric).sample, metric, args.report)
                for metric in metrics]
