@@ -30,6 +30,8 @@ from floor import (
     Work,
     available_impls,
     command,
+    fixed_cost,
+    fixed_ratio,
     floor_of,
     load,
     own_costs,
@@ -63,6 +65,7 @@ def main() -> None:
             before = load()
             wall, cpu = compare_wall(hyp, ref)
             between = load()
+            fixed, fixed_cpu = fixed_cost(compare_wall, Path(folder))
             costs = own_costs(impls, work)
             print_costs(costs)
             floor = floor_of(costs)
@@ -72,6 +75,10 @@ def main() -> None:
                   f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / "
                   f"{floor:.1f} s; in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} "
                   f"before, {between} after compare, {load()} after the floor)", flush=True)
+            print(f"compare on 1 real pair (the fixed cost): {fixed:.1f} s wall, "
+                  f"{fixed_cpu:.1f} CPU-s", flush=True)
+            print(fixed_ratio(f"compare default {args.pairs}-real-pairs", wall, fixed, floor),
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -43,6 +43,8 @@ from floor import (
     Work,
     available_impls,
     command,
+    fixed_cost,
+    fixed_ratio,
     floor_of,
     load,
     own_costs,
@@ -69,6 +71,16 @@ def main_job(impls: tuple[str, ...], generate: int, out: Path) -> tuple[float, f
     return run_timed(command(*argv))
 
 
+def fixed_job(impls: tuple[str, ...], hyp: Path, ref: Path, out: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the main job's fixed cost: the audit of the pair in
+    ``hyp``/``ref`` (every default metric, as the main job) with ``impls``."""
+    argv = ["audit", "--hyp", str(hyp), "--ref", str(ref), "--jobs", str(CORES),
+            "--no-progress", "--out", str(out)]
+    for name in impls:
+        argv += ["--impl", name]
+    return run_timed(command(*argv))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="--generate 300")
@@ -89,6 +101,9 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-") as folder:
             wall, cpu = main_job(impls, generate, Path(folder))
     between = load()
+    with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-fixed-") as folder:
+        fixed, fixed_cpu = fixed_cost(
+            lambda h, r: fixed_job(impls, h, r, Path(folder) / "out"), Path(folder))
     print(f"main job ({label}: {len(impls)} implementations, fixtures + --generate "
           f"{generate}): {wall:.1f} s wall, {cpu:.1f} CPU-s", flush=True)
     costs = own_costs(impls, Work("main", METRICS, generate=generate))
@@ -106,6 +121,9 @@ def main() -> None:
           f"scoring CPU over {CORES} cores; in CPU {cpu / CORES / max(floor, 1e-9):.2f}; "
           f"{before} before, {between} after the audit, "
           f"{load()} after the floor)")
+    print(f"the fixed cost (the audit of 1 real pair, the same implementations): "
+          f"{fixed:.1f} s wall, {fixed_cpu:.1f} CPU-s")
+    print(fixed_ratio(f"main-job {label} gen{generate}", wall, fixed, floor))
 
 
 if __name__ == "__main__":

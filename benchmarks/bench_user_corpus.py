@@ -30,6 +30,8 @@ from floor import (
     Work,
     available_impls,
     command,
+    fixed_cost,
+    fixed_ratio,
     floor_of,
     load,
     own_costs,
@@ -71,6 +73,8 @@ def main() -> None:
         between = load()
         bare = audit(hyp, ref, Path(folder) / "bare", minimise=False)[0] \
             if args.no_minimise_too else None
+        fixed, fixed_cpu = fixed_cost(
+            lambda h, r: audit(h, r, Path(folder) / "one" / "out"), Path(folder))
         costs = own_costs(impls, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
     print_costs(costs)
     floor = floor_of(costs)
@@ -80,6 +84,8 @@ def main() -> None:
           f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / {floor:.1f} s; "
           f"in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} before, {between} after "
           f"the audit, {load()} after the floor)")
+    print(f"audit of 1 real pair (the fixed cost): {fixed:.1f} s wall, {fixed_cpu:.1f} CPU-s")
+    print(fixed_ratio(f"audit default {pairs}-real-pairs", wall, fixed, floor))
     if bare is not None:
         print(f"RATIO user-corpus default/no-minimise {wall / bare:.2f} (target <= 2; "
               f"{pairs} pairs; {bare:.1f} s without minimal examples)")

@@ -34,6 +34,7 @@ import resource
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -81,6 +82,27 @@ def real_pairs(count: int, folder: Path) -> tuple[Path, Path]:
     hyp_file.write_text("".join(f"{h}\n" for h, _ in pairs[:count]), encoding="utf-8")
     ref_file.write_text("".join(f"{r}\n" for _, r in pairs[:count]), encoding="utf-8")
     return hyp_file, ref_file
+
+
+def fixed_cost(timed: Callable[[Path, Path], tuple[float, float]],
+               folder: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of the command's fixed cost, which no corpus size
+    changes: ``timed(hyp, ref)`` -- the same command, the same implementations
+    and metrics -- on one real pair (``folder/one``).  What it spends is
+    starting metricdiff, importing and checking the peers, the forkserver and a
+    worker per implementation loading its library, and each (implementation,
+    metric) call's own set-up: a floor of its own that the own-scoring floor
+    does not count."""
+    one = folder / "one"
+    one.mkdir(parents=True, exist_ok=True)
+    return timed(*real_pairs(1, one))
+
+
+def fixed_ratio(label: str, wall: float, fixed: float, floor: float) -> str:
+    """The RATIO line of ``wall`` against the fixed cost plus the own-scoring floor."""
+    return (f"RATIO {label} wall/(fixed+own-scoring-floor) "
+            f"{wall / max(fixed + floor, 1e-9):.2f} (information: {wall:.1f} s / "
+            f"({fixed:.1f} s fixed, the same command on 1 real pair, + {floor:.1f} s floor))")
 
 
 def _cpu() -> float:
