@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from helpers import translation_pairs
-from metricdiff.impls.peers.rouge155 import Rouge155Adapter, locate, run
+from metricdiff.impls.peers.rouge155 import Rouge155Adapter, locate, run, shared
 from metricdiff.impls.peers.rouge155.data import NO_EXCEPTIONS, WORDNET, data_dir
 from metricdiff.impls.peers.rouge155.flags import method_label, segment_lines
 from metricdiff.profiles import RougeOptions
@@ -92,7 +92,10 @@ def rpf(result: RougeResult) -> tuple[float, float, float]:
 
 
 def script_runs(monkeypatch: pytest.MonkeyPatch) -> list[list[str]]:
-    """The arguments of every process the adapter starts from now on."""
+    """The arguments of every process the adapter starts from now on, its
+    memo of runs shared between metrics emptied (``shared.py``): the runs of
+    one metric alone."""
+    shared.forget()
     started: list[list[str]] = []
     real_popen = subprocess.Popen
 

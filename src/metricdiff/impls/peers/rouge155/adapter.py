@@ -12,7 +12,7 @@ import attrs
 from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, Cases, References, Tolerance
 from metricdiff.impls.declarations import Cost, Declared, Package
-from metricdiff.impls.peers.rouge155 import crash, guarded, locate, run
+from metricdiff.impls.peers.rouge155 import crash, guarded, locate, run, shared
 from metricdiff.impls.peers.rouge155.averages import average
 from metricdiff.impls.peers.rouge155.data import (
     NO_EXCEPTIONS,
@@ -168,8 +168,9 @@ class Rouge155Adapter(Adapter[RougeOptions, RougeResult]):
         batch = [case for case in distinct.values() if case.index not in suspect_ids]
         failures: dict[int, str] = {}
         scored: dict[int, RougeResult] = {}
-        if batch:
-            scored.update(self._robust(batch, options, data, failures))
+        if batch:  # from a run shared with other metrics where one can be
+            scored.update(shared.scored(
+                batch, options, data, lambda some: self._robust(some, options, data, failures)))
         # Each suspect alone, so that its failure cannot cost the batch: all in
         # one guarded Perl process, one forked run per core at a time (a lone
         # suspect costs one process either way, and less without the guard).

@@ -16,7 +16,13 @@ import attrs
 from metricdiff.impls.peers._rouge_common import alpha_of
 from metricdiff.impls.peers.rouge155 import locate
 from metricdiff.impls.peers.rouge155.failures import Rouge155ScriptDied
-from metricdiff.impls.peers.rouge155.flags import method_label, script_flags
+from metricdiff.impls.peers.rouge155.flags import (
+    Method,
+    every_method_flags,
+    method_of,
+    printed_method,
+    script_flags,
+)
 from metricdiff.profiles import RougeOptions
 from metricdiff.statistics import RougeResult
 
@@ -188,33 +194,52 @@ def run_batch(
     """Each case's result from one run of the script on the lot (``COUNTS_RUN``),
     and a second (``SCORES_RUN``) only where its counts leave a score undecided;
     raises ``Rouge155ScriptDied`` if a run dies."""
-    release = locate.release_dir()
-    perl = locate.perl_path()
-    if release is None or perl is None:
-        raise Rouge155ScriptDied("the script or perl went missing")
     with scratch_folder(cases) as name:
         tmp = Path(name)
         data_arg = write_inputs(tmp, cases, data)
-
-        def run_script(key: str, flags: Sequence[str]) -> Printed:
-            with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
-                code = subprocess.Popen(
-                    [perl, str(release / locate.SCRIPT),
-                     *script_arguments(data_arg, options, flags)],
-                    cwd=tmp,
-                    stdout=out,
-                    stderr=err,
-                    env=locate.perl_env(),
-                ).wait()
-            if code != 0:
-                raise Rouge155ScriptDied(error_text(tmp / f"{key}.err", code))
-            return read_printed(tmp / f"{key}.out", options)
-
-        counts = run_script("counts", COUNTS_RUN)
+        counts = read_printed(
+            run_script(tmp, "counts", script_arguments(data_arg, options, COUNTS_RUN)), options)
         scores = scores_from_counts(counts, options)
         if scores is None:
-            scores = run_script("scores", SCORES_RUN)
+            scores = read_printed(
+                run_script(tmp, "scores", script_arguments(data_arg, options, SCORES_RUN)),
+                options)
         return results(cases, counts, scores, failures)
+
+
+def run_every_method(
+    cases: Sequence[ScriptCase], options: RougeOptions, data: Path, weighted: bool
+) -> list[dict[Method, tuple[float, float, float]]]:
+    """Each case's counts of every method one run gives (``every_method_flags``),
+    by method; raises ``Rouge155ScriptDied`` if the run dies."""
+    with scratch_folder(cases) as name:
+        tmp = Path(name)
+        data_arg = write_inputs(tmp, cases, data)
+        arguments = ["-e", data_arg, "-d", *every_method_flags(options, weighted),
+                     *COUNTS_RUN, "-z", "SPL", "list"]
+        printed = read_every_method(run_script(tmp, "counts", arguments), options)
+    return [{method: found[position] for method, found in printed.items()
+             if position in found}
+            for position in range(1, len(cases) + 1)]
+
+
+def run_script(tmp: Path, key: str, arguments: Sequence[str]) -> Path:
+    """Run the script with ``arguments`` in ``tmp``; the file of what it printed,
+    or ``Rouge155ScriptDied``."""
+    release, perl = locate.release_dir(), locate.perl_path()
+    if release is None or perl is None:
+        raise Rouge155ScriptDied("the script or perl went missing")
+    with (tmp / f"{key}.out").open("wb") as out, (tmp / f"{key}.err").open("wb") as err:
+        code = subprocess.Popen(
+            [perl, str(release / locate.SCRIPT), *arguments],
+            cwd=tmp,
+            stdout=out,
+            stderr=err,
+            env=locate.perl_env(),
+        ).wait()
+    if code != 0:
+        raise Rouge155ScriptDied(error_text(tmp / f"{key}.err", code))
+    return tmp / f"{key}.out"
 
 
 def results(
@@ -238,15 +263,23 @@ def results(
 
 
 def read_printed(path: Path, options: RougeOptions) -> Printed:
-    """The three numbers each evaluation printed in one run's output file, by
-    evaluation number."""
-    label = method_label(options)
+    """The three numbers each evaluation of ``options``' method printed in one
+    run's output file, by evaluation number."""
+    return _read(path, options).get(method_of(options), {})
+
+
+def read_every_method(path: Path, options: RougeOptions) -> dict[Method, Printed]:
+    """What each method printed in a run with ``every_method_flags(options)``."""
+    return _read(path, options)
+
+
+def _read(path: Path, options: RougeOptions) -> dict[Method, Printed]:
     text = path.read_text(encoding="utf-8", errors="replace")
-    found = {}
+    found: dict[Method, Printed] = {}
     for match in _EVAL_LINE.finditer(text):
-        tag = match.group(1)
-        if tag == label or (label.endswith("-") and tag.startswith(label)):
-            found[int(match.group(2))] = (
+        method = printed_method(match.group(1), options)
+        if method is not None:
+            found.setdefault(method, {})[int(match.group(2))] = (
                 float(match.group(3)),
                 float(match.group(4)),
                 float(match.group(5)),
