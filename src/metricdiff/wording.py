@@ -8,6 +8,13 @@ import signal
 from collections.abc import Sequence
 
 
+def from_cache(hits: int, asked: int, folder: str) -> str:
+    """What every output says of ``--cache``: ``1,234 of 5,678 peer scores came
+    from the cache in DIR``."""
+    return (f"{hits:,} of {asked:,} peer score{'' if asked == 1 else 's'} came from the "
+            f"cache in {folder}")
+
+
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``count`` followed by ``noun``, in the plural unless ``count`` is 1:
     ``plural(1, "case")`` is ``1 case``, ``plural(3, "case")`` ``3 cases``.

@@ -254,8 +254,16 @@ def test_compare_with_a_cache_prints_the_same_and_says_where_scores_came_from(
         outputs.append((out, err.strip()))
     assert outputs[0][0] == outputs[1][0] == plain
     cache = tmp_path / "cache"
-    assert outputs[0][1] == f"compare: cache: 0 peer scores from {cache}, 2 scored and stored"
-    assert outputs[1][1] == f"compare: cache: 2 peer scores from {cache}, 0 scored and stored"
+    # 2 peer scores asked each time (sacrebleu's and nltk's corpus BLEU)
+    assert outputs[0][1] == (f"compare: cache: 0 of 2 peer scores came from the cache in "
+                             f"{cache}; 2 scored and stored")
+    assert outputs[1][1] == (f"compare: cache: 2 of 2 peer scores came from the cache in "
+                             f"{cache}; 0 scored and stored")
+    # the text and Markdown outputs end with the same sentence
+    for form, folder in (("text", str(cache)), ("md", f"`{cache}`")):
+        status, out, _ = run(capsys, *argv[:-1], form, "--cache", cache)
+        assert status == 0
+        assert out.splitlines()[-1] == f"2 of 2 peer scores came from the cache in {folder}."
 
 
 def test_a_bad_cache_stops_the_command_before_it_scores(
@@ -312,11 +320,17 @@ def test_an_audit_with_a_cache_writes_the_same_results(
         if number:
             # 11 cases (10 lines and the whole corpus) for each of the 3 peer
             # participants: sacrebleu, sacrebleu+intl and nltk.
-            done = "0 peer scores from" if number == 1 else "33 peer scores from"
+            done = "0 of 33" if number == 1 else "33 of 33"
             stored = "33 scored and stored" if number == 1 else "0 scored and stored"
-            assert f"audit: cache: {done} {cache}, {stored}" in err
+            line = f"{done} peer scores came from the cache in {cache}"
+            assert f"audit: cache: {line}; {stored}" in err
+            for report, folder in (("report.md", f"`{cache}`"), ("report.html", str(cache)),
+                                   ("report.json", str(cache))):
+                said = f"{done} peer scores came from the cache in {folder}."
+                assert said in (out / report).read_text(encoding="utf-8"), report
         about = json.loads((out / "audit.json").read_text(encoding="utf-8"))
         hits = 33 if number == 2 else 0
-        assert about.get("cache") == (None if cache is None else
-                                      {"hits": hits, "stored": 33 - hits, "ignored": 0})
+        assert about.get("cache") == (None if cache is None else {
+            "hits": hits, "stored": 33 - hits, "ignored": 0, "asked": 33,
+            "folder": str(cache)})
     assert written[0] == written[1] == written[2]

@@ -108,9 +108,11 @@ def _package(person: Participant) -> str:
 
 def audit_json(audits: Sequence[MetricAudit]) -> dict[str, Any]:
     """The contents of ``audit.json``; with ``--cache``, how many of the peers'
-    scores came from it (``cache``: hits, scored and stored, rows ignored)."""
+    scores came from it (``cache``: hits, scored and stored, rows ignored, peer
+    scores asked of it, and its folder), which the reports say."""
     cache = active_cache()
-    counts = {} if cache is None else {"cache": attrs.asdict(cache.counts)}
+    counts = {} if cache is None else {
+        "cache": {**attrs.asdict(cache.counts), "folder": str(cache.folder)}}
     return {
         "format": AUDIT_FORMAT,
         **counts,

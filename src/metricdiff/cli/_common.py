@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from metricdiff import limits
 from metricdiff.cases import bundled
@@ -26,6 +26,9 @@ from metricdiff.errors import (
 from metricdiff.impls import AnyAdapter, computes, resolve
 from metricdiff.scoring import DEFAULT_TIMEOUT
 from metricdiff.wording import plural
+
+if TYPE_CHECKING:
+    from metricdiff.scoring.cache import ScoreCache
 
 EXIT_USAGE = 2
 EXIT_IMPLEMENTATION_FAILED = 1
@@ -262,17 +265,17 @@ def add_cache_option(parser: argparse.ArgumentParser) -> None:
 
 
 @contextlib.contextmanager
-def score_cache(args: argparse.Namespace, what: str) -> Iterator[None]:
-    """The ``--cache`` of ``args`` active within the block (nothing without it);
+def score_cache(args: argparse.Namespace, what: str) -> Iterator[ScoreCache | None]:
+    """The ``--cache`` of ``args`` active within the block (None without it);
     at its end a line on stderr says how many peer scores came from it."""
     from metricdiff.scoring.cache import ScoreCache, using
 
     if not getattr(args, "cache", None):
-        yield
+        yield None
         return
     cache = ScoreCache(Path(args.cache))
     with using(cache):
-        yield
+        yield cache
     print(f"{what}: {cache.counts.describe(cache.folder)}", file=sys.stderr)
 
 

@@ -31,8 +31,10 @@ from metricdiff.cli._common import (
 )
 from metricdiff.errors import ConventionError, OutputError
 from metricdiff.impls import check_named, chosen_metrics
+from metricdiff.markdown_text import code
 from metricdiff.profiles.metrics import METRICS
 from metricdiff.progress import Progress
+from metricdiff.wording import from_cache
 
 #: What ``--out`` writes.
 OUT_FILES = {"json": "compare.json", "md": "compare.md", "text": "compare.txt"}
@@ -74,10 +76,11 @@ def run(args: argparse.Namespace) -> int:
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     line = Progress("compare", sys.stderr) if show else None
     try:
-        with score_cache(args, "compare"):
+        with score_cache(args, "compare") as cache:
             comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
                                         args.jobs, args.timeout, pairs=args.pair,
                                         progress=line)
+            cached = None if cache is None else (cache.counts, str(cache.folder))
     except BaseException:
         if line is not None:
             line.interrupted()
@@ -87,6 +90,10 @@ def run(args: argparse.Namespace) -> int:
         "md": render(comparison, "md"),
         "text": render(comparison, "text"),
     }
+    if cached is not None:  # the last line of what a reader sees, and of the files
+        counts, folder = cached
+        texts["md"] += f"\n{from_cache(counts.hits, counts.asked, code(folder, table=False))}.\n"
+        texts["text"] += f"\n{from_cache(counts.hits, counts.asked, folder)}.\n"
     sys.stdout.write(texts[args.format])
     if out is not None:
         # The three files of one run together, atomically: a full disk or a FIFO

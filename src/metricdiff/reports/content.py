@@ -11,7 +11,7 @@ clause."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import attrs
 
@@ -36,9 +36,9 @@ from metricdiff.reports.matrix import (
     case_rows,
     pattern_groups,
 )
-from metricdiff.reports.model import AuditRecord, Implementation, MetricRecord
+from metricdiff.reports.model import AuditRecord, CacheUse, Implementation, MetricRecord
 from metricdiff.reports.packages import PackageRow, package_rows
-from metricdiff.wording import could_not_score, plural
+from metricdiff.wording import could_not_score, from_cache, plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
@@ -276,6 +276,15 @@ class Report:
     packages: tuple[PackageRow, ...] = ()
     #: Shown only when asked for: reports are otherwise the same bytes every time.
     timestamp: str | None = None
+    #: With ``--cache``: how many peer scores came from it.
+    cache: CacheUse | None = None
+
+    def cache_sentence(self, folder: Callable[[str], str] = str) -> str | None:
+        """``1,234 of 5,678 peer scores came from the cache in DIR.``, with ``--cache``
+        (the folder written by ``folder``: a Markdown code span, say)."""
+        if self.cache is None:
+            return None
+        return from_cache(self.cache.hits, self.cache.asked, folder(self.cache.folder)) + "."
 
     @property
     def findings(self) -> tuple[Finding, ...]:
@@ -372,7 +381,7 @@ def quiet_departures(record: MetricRecord, groups: Sequence[DepartureGroup]
 def build(audit: AuditRecord, timestamp: str | None = None) -> Report:
     """The report of an audit."""
     return Report(tuple(metric_report(record) for record in audit.metrics),
-                  tuple(package_rows(audit.metrics)), timestamp)
+                  tuple(package_rows(audit.metrics)), timestamp, audit.cache)
 
 
 # ------------------------------------------------------------- shared wording

@@ -457,6 +457,9 @@ def render(report: Report) -> str:
     if report.timestamp:
         parts.append(f"<p>Generated {escape(report.timestamp)}.</p>")
     parts.append(f"<p>{escape(report.summary())}</p>")
+    cached = report.cache_sentence()
+    if cached is not None:
+        parts.append(f"<p>{escape(cached)}</p>")
     links = " · ".join(f'<a href="#metric-{m.metric}">{escape(m.metric)}</a>'
                        for m in report.metrics)
     parts.append(f"<nav>Metrics: {links}</nav>")

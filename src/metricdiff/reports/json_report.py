@@ -155,6 +155,9 @@ def render(report: Report) -> str:
     if report.timestamp:
         data["generated"] = report.timestamp
     data["summary"] = report.summary()
+    if report.cache is not None:
+        data["cache"] = {"hits": report.cache.hits, "asked": report.cache.asked,
+                         "folder": report.cache.folder, "sentence": report.cache_sentence()}
     data["packages"] = [
         {"implementation": row.implementation, "package": row.package,
          "version": row.version, "verdict": row.verdict, "metrics": row.metrics,

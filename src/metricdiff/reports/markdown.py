@@ -322,6 +322,9 @@ def render(report: Report) -> str:
     if report.timestamp:
         lines += [f"Generated {report.timestamp}.", ""]
     lines += [escape(report.summary()), ""]  # it may name implementations
+    cached = report.cache_sentence(lambda folder: code(folder, table=False))
+    if cached is not None:
+        lines += [cached, ""]
     lines += ["## Packages", "", PACKAGES_INTRO, "", package_table(report), "", LEGEND, ""]
     for section in report.metrics:
         lines += metric_section(section)

@@ -168,10 +168,21 @@ class MetricRecord:
 
 
 @attrs.frozen
+class CacheUse:
+    """How many of the audit's peer scores came from ``--cache`` (``audit.json``)."""
+
+    hits: int
+    asked: int
+    folder: str
+
+
+@attrs.frozen
 class AuditRecord:
     """An audit folder: one record per metric, in the audit's order."""
 
     metrics: tuple[MetricRecord, ...]
+    #: With ``--cache``: how many peer scores came from it.
+    cache: CacheUse | None = None
 
 
 # ---------------------------------------------------------------- reading files
@@ -354,6 +365,7 @@ def load_audit(folder: Path) -> AuditRecord:
             continue  # kept, as no report shows it (and it is half the rows)
         runs[metric].add(impl, case, run)
 
+    cache = _checked(about_path, 0, "audit description", lambda: _cache_use(about))
     corpus = _comparisons(folder / COMPARE_NAME, known)
     pairs = _pairs(folder / PAIRS_NAME, known)
     return AuditRecord(tuple(
@@ -361,7 +373,19 @@ def load_audit(folder: Path) -> AuditRecord:
                      runs[head.metric], tuple(findings[head.metric]), corpus.get(head.metric),
                      tuple(pairs[head.metric]))
         for head in heads
-    ))
+    ), cache)
+
+
+def _cache_use(about: Any) -> CacheUse | None:
+    """The ``cache`` of ``audit.json``, if the audit had one (and says how many
+    peer scores it asked of it: an audit.json before that does not)."""
+    data = about.get("cache")
+    if data is None or "asked" not in data:
+        return None
+    hits, asked = int(_number(data["hits"])), int(_number(data["asked"]))
+    if not 0 <= hits <= asked:
+        raise ValueError(f"cache: {hits} hits of {asked} peer scores asked")
+    return CacheUse(hits, asked, _text(data["folder"]))
 
 
 def _pairs(path: Path, known: set[str]) -> dict[str, list[DerivedPair]]:

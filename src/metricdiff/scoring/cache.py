@@ -67,25 +67,27 @@ BUSY_SECONDS = 30.0
 #: Keys asked for in one query.
 LOOKUP_AT_ONCE = 500
 
-_HITS, _STORED, _IGNORED = 0, 1, 2
+_HITS, _STORED, _IGNORED, _ASKED = 0, 1, 2, 3
 
 
 @attrs.frozen
 class Counts:
-    """How many peer scores came from the cache, were stored in it, and were
-    ignored (a row that failed validation, scored again)."""
+    """How many peer scores came from the cache, were stored in it, were
+    ignored (a row that failed validation, scored again), and were asked of it
+    (every peer score of the run: those it had and those it had not)."""
 
     hits: int
     stored: int
     ignored: int
+    asked: int = 0
 
     def describe(self, folder: Path) -> str:
-        """The line the commands print, e.g. ``cache: 120 peer scores from
-        /tmp/c, 30 scored and stored``."""
-        from metricdiff.wording import plural
+        """The line the commands print, e.g. ``cache: 120 of 150 peer scores
+        came from the cache in /tmp/c; 30 scored and stored``."""
+        from metricdiff.wording import from_cache, plural
 
-        line = (f"cache: {plural(self.hits, 'peer score')} from {folder}, "
-                f"{self.stored} scored and stored")
+        line = f"cache: {from_cache(self.hits, self.asked, str(folder))}; {self.stored} " \
+            "scored and stored"
         if self.ignored:
             line += (f"; {plural(self.ignored, 'row')} ignored (not a valid score) and "
                      "scored again")
@@ -98,7 +100,7 @@ class ScoreCache:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / CACHE_NAME
-        self._counts = RawArray("q", 3)  # shared with forked children
+        self._counts = RawArray("q", 4)  # shared with forked children
         self._connection: sqlite3.Connection | None = None
         self._pid = -1
         self._pending: list[tuple[str, str]] = []
@@ -193,6 +195,7 @@ class ScoreCache:
                 self._count(_IGNORED, 1)
             outcomes.append(outcome)
         self._count(_HITS, sum(outcome is not None for outcome in outcomes))
+        self._count(_ASKED, len(keys))
         return outcomes
 
     def store(self, key: str, outcome: CaseResult) -> None:
