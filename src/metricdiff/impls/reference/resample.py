@@ -18,11 +18,9 @@ statistics; those draws come from numpy itself (``sacrebleu_draws``).
 
 from __future__ import annotations
 
-import operator
 import random
-from array import array
 from collections.abc import Iterator, Sequence
-from functools import lru_cache, reduce
+from functools import lru_cache
 from typing import Any
 
 import numpy
@@ -107,7 +105,7 @@ def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> li
     return _column_means(rows, _numpy_draws(len(rows), samples, seed))
 
 
-def _numpy_draws(size: int, samples: int, seed: int) -> Sequence[Sequence[int]]:
+def _numpy_draws(size: int, samples: int, seed: int) -> Any:
     """The rows each of ``samples`` resamples draws (``resample_indices``)."""
     if size * samples <= REMEMBERED_DRAWS:
         return _remembered_numpy_draws(size, samples, seed)
@@ -116,19 +114,40 @@ def _numpy_draws(size: int, samples: int, seed: int) -> Sequence[Sequence[int]]:
 
 
 @lru_cache(maxsize=4)
-def _remembered_numpy_draws(size: int, samples: int, seed: int) -> tuple[array[int], ...]:
+def _remembered_numpy_draws(size: int, samples: int, seed: int) -> Any:
     generator = numpy_legacy_generator(seed)
-    return tuple(array("i", resample_indices(generator, size)) for _ in range(samples))
+    return _frozen_matrix([resample_indices(generator, size) for _ in range(samples)])
 
 
-def _column_means(rows: Sequence[Sequence[float]], draws: Sequence[Sequence[int]]
-                  ) -> list[list[float]]:
+def _frozen_matrix(draws: list[list[int]]) -> Any:
+    """Remembered draws as one read-only array of indices (resamples x rows)."""
+    matrix = numpy.array(draws, dtype=numpy.intp)
+    matrix.flags.writeable = False
+    return matrix
+
+
+#: Drawn values gathered at once by ``_column_means`` (resamples x rows x
+#: columns): about 8 MB.
+GATHERED_AT_ONCE = 1_000_000
+
+
+def _column_means(rows: Sequence[Sequence[float]], draws: Any) -> list[list[float]]:
     """For each resample (the rows it draws), each column's mean: the column's
-    drawn values added left to right (``_sequential_mean``; ``reduce`` adds in
-    the same order, in C) and divided by their number."""
-    columns = [[row[c] for row in rows] for c in range(len(rows[0]))]
-    return [[reduce(operator.add, map(column.__getitem__, drawn), 0.0) / len(drawn)
-             for column in columns] for drawn in draws]
+    drawn values added left to right, starting from 0.0 (``_sequential_mean``),
+    and divided by their number.  numpy's ``cumsum`` adds in that order: it is
+    an accumulation, each partial sum the previous one plus the next value
+    (never a pairwise sum, which ``sum`` is), so every mean is the same float
+    as the sum written out; the values have 0.0 added first, as the sum
+    written out adds them to 0.0 (which makes a -0.0 a 0.0)."""
+    values = numpy.asarray(rows, dtype=numpy.float64) + 0.0
+    size, columns = values.shape
+    drawn = numpy.asarray(draws, dtype=numpy.intp)
+    block = max(1, GATHERED_AT_ONCE // max(1, size * columns))
+    means: list[list[float]] = []
+    for start in range(0, len(drawn), block):
+        sums = numpy.cumsum(values[drawn[start:start + block]], axis=1)[:, -1, :]
+        means += (sums / drawn.shape[1]).tolist()
+    return means
 
 
 def sacrebleu_draws(size: int, samples: int, seed: int) -> Any:
@@ -184,7 +203,7 @@ def _drawn_rouge155_means(rows: Sequence[Sequence[float]], samples: int) -> list
     return _column_means(rows, _rouge155_draws(size, samples))
 
 
-def _rouge155_draws(size: int, samples: int) -> Sequence[Sequence[int]]:
+def _rouge155_draws(size: int, samples: int) -> Any:
     """The rows each resample draws: ``srand(i)``, then ``int(rand(N))`` N times."""
     if size * samples <= REMEMBERED_DRAWS:
         return _remembered_rouge155_draws(size, samples)
@@ -192,8 +211,8 @@ def _rouge155_draws(size: int, samples: int) -> Sequence[Sequence[int]]:
 
 
 @lru_cache(maxsize=4)
-def _remembered_rouge155_draws(size: int, samples: int) -> tuple[array[int], ...]:
-    return tuple(array("i", _perl_draws(i, size)) for i in range(samples))
+def _remembered_rouge155_draws(size: int, samples: int) -> Any:
+    return _frozen_matrix([_perl_draws(i, size) for i in range(samples)])
 
 
 def _perl_draws(seed: int, size: int) -> list[int]:
