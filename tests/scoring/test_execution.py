@@ -329,6 +329,7 @@ def test_rouge155_score_cases_is_one_run_and_equals_corpus_score(
 ) -> None:
     options = r155.default_options(metric)
     expected_outcomes = per_case(r155, metric, options)  # also builds the data dir
+    rouge155.shared.forget()  # the runs of segments not remembered (rouge155/shared.py)
 
     runs: list[int] = []
     popens: list[object] = []
@@ -375,6 +376,7 @@ def test_rouge155_runs_a_repeated_segment_once(
     alone = [r155.score_segments(metric, [hyp], [seg], options)[0]
              for hyp, seg in zip(hyps, refs, strict=True)]
 
+    rouge155.shared.forget()  # the runs of segments not remembered (rouge155/shared.py)
     written: list[int] = []
     real_batch, real_alone = rouge155.run.run_batch, rouge155.guarded.run_alone
 

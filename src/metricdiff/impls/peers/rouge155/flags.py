@@ -80,7 +80,7 @@ def every_method_flags(options: RougeOptions, weighted: bool) -> list[str]:
 
 def printed_method(tag: str, options: RougeOptions) -> Method | None:
     """The method of a tag that a run with ``every_method_flags(options, ...)``
-    printed (``ROUGE-2``, ``ROUGE-L``, ``ROUGE-W-1.2``, ``ROUGE-SU*``)."""
+    printed (``ROUGE-2``, ``ROUGE-L``, ROUGE-W with its weight, ``ROUGE-SU*``)."""
     name = tag.removeprefix("ROUGE-")
     if name.isdigit():
         return ("n", int(name))
