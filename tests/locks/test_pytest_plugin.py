@@ -9,6 +9,8 @@ import re
 
 import pytest
 
+from helpers import require_impl
+
 from metricdiff.cli import main
 
 pytest_plugins = ["pytester"]
@@ -28,9 +30,9 @@ CORPUS_BLEU = 100 * (7 / 8 * 5 / 6 * 3 / 4 * 1 / 2) ** 0.25
 
 
 def test_score_and_lock(metricdiff):
-    result = metricdiff.score("reference", "bleu", HYPS, [REFS])
+    result = metricdiff.score("reference", "bleu", HYPS, [[ref] for ref in REFS])
     assert math.isclose(result.score, CORPUS_BLEU, rel_tol=1e-12)
-    assert metricdiff.score("reference", "bleu", HYPS, REFS) == result  # one stream
+    assert metricdiff.score("reference", "bleu", HYPS, ref_streams=[REFS]) == result
     metricdiff.assert_matches_lock(result, case="hyp.txt:corpus", impl="reference",
                                    metric="bleu")
     metricdiff.assert_matches_lock(result.score, case="hyp.txt:corpus", impl="reference",
@@ -195,3 +197,73 @@ def test_the_plugin_applies_verify_trust_rules(pytester):
     result = pytester.runpytest("--metricdiff-verify=locks/scores.lock",
                                 "--metricdiff-allow-outside")
     result.assert_outcomes(passed=1)
+
+
+# Two hypotheses with two references each: a square shape, which reads per
+# segment (refs[i]: the references of hyps[i]) in the fixture as in
+# metricdiff.score(); read as two sacrebleu streams it is another corpus.
+SQUARE_HYPS = ["the cat is on the mat", "there is a dog in the garden"]
+SQUARE_REFS = [["the cat is on the mat", "a cat sits on the mat"],
+               ["a dog is in the garden", "there is a dog outside"]]
+
+TEST_SQUARE = """
+import math
+
+import sacrebleu
+
+import metricdiff as api
+
+HYPS = {hyps!r}
+REFS = {refs!r}
+
+
+def test_refs_are_per_segment(metricdiff):
+    got = metricdiff.score("sacrebleu", "bleu", HYPS, REFS).score
+    # sacrebleu itself, given the same references as its streams (transposed)
+    streams = [list(stream) for stream in zip(*REFS)]
+    assert math.isclose(got, sacrebleu.corpus_bleu(HYPS, streams).score, rel_tol=1e-12)
+    assert got == api.score("sacrebleu", "bleu", HYPS, REFS).score
+    # the same list read as streams is another corpus, with another score
+    assert not math.isclose(got, sacrebleu.corpus_bleu(HYPS, REFS).score)
+    by_stream = metricdiff.score("sacrebleu", "bleu", HYPS, ref_streams=REFS).score
+    assert math.isclose(by_stream, sacrebleu.corpus_bleu(HYPS, REFS).score, rel_tol=1e-12)
+    assert by_stream == api.score("sacrebleu", "bleu", HYPS, ref_streams=REFS).score
+
+
+def test_old_layout_one_stream(metricdiff):
+    metricdiff.score("sacrebleu", "bleu", HYPS, [[r[0] for r in REFS]])
+
+
+def test_old_layout_plain_strings(metricdiff):
+    metricdiff.score("sacrebleu", "bleu", HYPS, [r[0] for r in REFS])
+
+
+def test_old_layout_three_streams(metricdiff):
+    metricdiff.score("sacrebleu", "bleu", HYPS, [list(s) for s in zip(*REFS)] + [list(HYPS)])
+"""
+
+
+@pytest.mark.slow
+def test_the_fixture_reads_refs_per_segment_as_the_api_does(pytester):
+    """Issue 28 item 1: the fixture's ``refs`` is per segment, sacrebleu's streams
+    go through ``ref_streams=``; the expected numbers are sacrebleu's own
+    ``corpus_bleu``. A test written for the old layout (streams as ``refs``)
+    fails, pointing at its own call and naming ``ref_streams=``."""
+    require_impl("sacrebleu", "bleu")
+    pytester.makepyfile(test_square=TEST_SQUARE.format(hyps=SQUARE_HYPS, refs=SQUARE_REFS))
+    result = pytester.runpytest("-p", "no:cacheprovider")
+    result.assert_outcomes(passed=1, failed=3)
+    out = result.stdout.str()
+    result.stdout.fnmatch_lines([
+        "*test_old_layout_one_stream*",
+        ">*metricdiff.score(*",
+        "E*InputError: refs has 1 entries but hyps has 2: *use ref_streams=",
+        "*test_old_layout_plain_strings*",
+        ">*metricdiff.score(*",
+        "E*InputError: refs[[]0[]] is a string; *(for reference streams use ref_streams=)",
+        "*test_old_layout_three_streams*",
+        ">*metricdiff.score(*",
+        "E*InputError: refs has 3 entries but hyps has 2: *use ref_streams=",
+    ])
+    # each failure points at the test's own line, not into metricdiff
+    assert "per_segment.py" not in out and "pytest_plugin.py" not in out, out

@@ -29,7 +29,9 @@ and the session goes on.  ``--metricdiff-timeout=SECONDS`` (or the ini option
 The ``metricdiff`` fixture, for tests of one's own evaluation code::
 
     def test_dev_bleu_is_stable(metricdiff):
-        result = metricdiff.score("sacrebleu", "bleu", hyps, [refs])
+        # refs[i] is the list of references of hyps[i], as metricdiff.score() takes them;
+        # reference streams as sacrebleu takes them go through ref_streams=
+        result = metricdiff.score("sacrebleu", "bleu", hyps, ref_streams=[refs])
         metricdiff.assert_matches_lock(result, case="dev.hyp:corpus",
                                        impl="sacrebleu", metric="bleu")
 
@@ -50,6 +52,7 @@ import pytest
 from metricdiff.errors import LockDrift, MetricdiffError
 
 if TYPE_CHECKING:  # metricdiff is imported lazily: a run without the plugin's use pays nothing
+    from metricdiff.cases.case import References
     from metricdiff.impls import AnyAdapter
     from metricdiff.locks.snapshot import Entry, Lock
     from metricdiff.locks.trust import Trust
@@ -219,10 +222,13 @@ def _verify_lines(path: Path, config: pytest.Config) -> list[str]:
 class Metricdiff:
     """What the ``metricdiff`` fixture gives a test.
 
-    ``refs`` is what sacrebleu's ``corpus_bleu`` takes: a list of reference
-    streams, each with one reference per hypothesis (``[refs_a, refs_b]``); a
-    plain list of strings is one reference per hypothesis.  Options are axes of
-    docs/conventions.md (``metricdiff axes``): ``tokenize="intl"``, ``max_order=2``.
+    ``refs`` is read as ``metricdiff.score()`` reads it, per segment: ``refs[i]``
+    is the list of references of ``hyps[i]`` (``[[ref_1], [ref_2]]``).  Reference
+    streams as sacrebleu's ``corpus_bleu`` takes them (``[refs_a, refs_b]``, each
+    with one reference per hypothesis) go through the keyword ``ref_streams=``.
+    Nothing is guessed from the shape (``cases/per_segment.py``).  Options are
+    axes of docs/conventions.md (``metricdiff axes``): ``tokenize="intl"``,
+    ``max_order=2``.
     """
 
     def __init__(self, config: pytest.Config) -> None:
@@ -230,18 +236,24 @@ class Metricdiff:
         self._locks: dict[Path, Lock] = {}
 
     def score(self, impl: str, metric: str, hyps: Sequence[str],
-              refs: Sequence[str] | Sequence[Sequence[str]], **options: Any) -> Result:
+              refs: References | None = None, *,
+              ref_streams: Sequence[Sequence[str]] | None = None, **options: Any) -> Result:
         """The corpus score of ``hyps`` by implementation ``impl`` (a
-        ``BleuResult`` on 0-100 or a ``RougeResult`` on 0-1, with its counts).
+        ``BleuResult`` on 0-100 or a ``RougeResult`` on 0-1, with its counts):
+        ``refs`` per segment or ``ref_streams=``, exactly one (see the class).
+        A shape that does not fit raises ``InputError`` naming the other keyword.
         The implementation runs isolated: one that raises, crashes, hangs or
         returns an invalid result fails the test with one line saying so."""
+        __tracebackhide__ = True  # a shape error points at the test's own call
+        from metricdiff.cases.per_segment import per_segment
+        from metricdiff.errors import InputError
         from metricdiff.scoring import score
 
+        try:
+            hyps, segments = per_segment(hyps, refs, ref_streams)
+        except InputError as error:
+            raise InputError(str(error)) from None  # without per_segment's frames
         adapter, chosen = self._adapter(impl, metric, options)
-        streams = [refs] if refs and isinstance(refs[0], str) else refs
-        segments = [tuple(seg) for seg in zip(*streams, strict=True)] if hyps else []
-        if len(segments) != len(hyps):
-            raise ValueError(f"{len(hyps)} hypotheses but {len(segments)} reference segments")
         outcome = score(adapter, metric, hyps, segments, chosen,
                         timeout=scoring_timeout(self._config))
         if outcome.result is None:
