@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from metricdiff.conclusions.sensitivity import Sensitivity
     from metricdiff.findings.finding import Finding
     from metricdiff.findings.pairs import DerivedPair
+    from metricdiff.impls.text.lost_input import LostInput
 
 
 def _names(value: object, what: str, known: Sequence[str] | None = None) -> list[str]:
@@ -106,7 +107,9 @@ def _warn_if_prepared(hyps: Sequence[str], refs: References) -> None:
 @attrs.frozen
 class Score:
     """One implementation's corpus score with its signature; ``corpus`` holds the
-    statistics behind it (as ``score --format json`` prints them)."""
+    statistics behind it (as ``score --format json`` prints them).  ``lost_input``:
+    what the implementation's tokenizer drops of the text (None: nothing), said
+    by a ``MetricdiffWarning`` too."""
 
     impl: str
     impl_version: str
@@ -115,10 +118,14 @@ class Score:
     signature: str
     options: dict[str, str] | None
     corpus: dict[str, Any]
+    lost_input: LostInput | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"impl": self.impl, "impl_version": self.impl_version, "metric": self.metric,
+        data = {"impl": self.impl, "impl_version": self.impl_version, "metric": self.metric,
                 "options": self.options, "signature": self.signature, "corpus": self.corpus}
+        if self.lost_input is not None:
+            data["lost_input"] = self.lost_input.to_json()
+        return data
 
 
 def score(
@@ -145,6 +152,7 @@ def score(
     from metricdiff import scoring
     from metricdiff.impls import get_adapter
     from metricdiff.impls.settings import option_texts
+    from metricdiff.impls.text.lost_input import lost_input, warn_lost
     from metricdiff.profiles import profile_of
 
     hyps, segments = per_segment(hyps, refs, ref_streams)
@@ -160,9 +168,11 @@ def score(
     result = scoring.score(adapter, metric, hyps, segments, chosen).result_or_raise(
         f"{adapter.display_name} {metric}")
     known = not (adapter.declared.user_profile and not options)
+    lost = lost_input(adapter.name, chosen.tokenize, hyps, segments) if known else None
+    warn_lost([lost] if lost is not None else [])
     return Score(adapter.name, adapter.version(), metric, result.headline,
                  adapter.signature(metric, chosen), profile_of(chosen) if known else None,
-                 result.to_json())
+                 result.to_json(), lost)
 
 
 # ---------------------------------------------------------------- compare
@@ -217,6 +227,7 @@ def compare(
     """
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.text.lost_input import warn_lost
     from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
@@ -228,8 +239,10 @@ def compare(
     _one_of("report", report, REPORTS)
     workers, seconds = _workers(jobs, timeout)
     with load_timeout(seconds):
-        return compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers, seconds,
-                              pairs=pairs)
+        comparison = compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers,
+                                    seconds, pairs=pairs)
+    warn_lost(comparison.lost_input)
+    return comparison
 
 
 # ---------------------------------------------------------------- audit
@@ -241,13 +254,16 @@ class AuditResult:
     and its cause, on a minimal example), and first the table it leads with,
     ``comparison``: every implementation's score on the whole corpus and each gap
     split by axis, as ``metricdiff.compare`` gives it.  ``to_dict()["findings"]``
-    is ``findings.json``, ``to_dict()["comparison"]`` is ``compare.json``."""
+    is ``findings.json``, ``to_dict()["comparison"]`` is ``compare.json``.
+    ``lost_input``: what each implementation's tokenizer drops of the corpus,
+    said by a ``MetricdiffWarning`` too."""
 
     metrics: tuple[str, ...]
     findings: tuple[Finding, ...]
     comparison: Comparison | None = None
     #: The pairs derived from the star: those asked for, and the largest gaps.
     pairs: tuple[DerivedPair, ...] = ()
+    lost_input: tuple[LostInput, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"metrics": list(self.metrics),
@@ -255,6 +271,8 @@ class AuditResult:
                                 "pairs": [pair.to_json() for pair in self.pairs]}
         if self.comparison is not None:
             data["comparison"] = self.comparison.to_dict()["metrics"]
+        if self.lost_input:
+            data["lost_input"] = [lost.to_json() for lost in self.lost_input]
         return data
 
 
@@ -293,6 +311,7 @@ def audit(
     from metricdiff.cases import Case
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.impls import chosen_metrics
+    from metricdiff.impls.text.lost_input import warn_lost
     from metricdiff.impls.user.python import load_timeout
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
@@ -315,8 +334,10 @@ def audit(
             derived += done.pairs
             assert made is not None  # a table was asked for
             tables.append(made)
-    return AuditResult(tuple(chosen), tuple(findings), Comparison(tuple(tables)),
-                       tuple(derived))
+    comparison = Comparison(tuple(tables))
+    warn_lost(comparison.lost_input)
+    return AuditResult(tuple(chosen), tuple(findings), comparison, tuple(derived),
+                       comparison.lost_input)
 
 
 # ---------------------------------------------------------------- conclusions

@@ -10,7 +10,6 @@ import re
 import pytest
 
 from helpers import require_impl
-
 from metricdiff.cli import main
 
 pytest_plugins = ["pytester"]

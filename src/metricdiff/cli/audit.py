@@ -61,7 +61,8 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
 
 def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str) -> list[str]:
     """A line for each participant's tokenizer that drops words of the user's
-    corpus (``lost_input``), once per implementation and tokenizer."""
+    corpus (``lost_input``), once per implementation and tokenizer, and where it
+    drops more than half of a side, that its score is not about this text."""
     from metricdiff.impls.text.lost_input import lost_input
 
     if corpus is None:
@@ -76,7 +77,7 @@ def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str)
         seen.add(key)
         lost = lost_input(person.impl, person.options.tokenize, texts.hyps, texts.refs)
         if lost is not None:
-            lines.append(f"warning: {lost.message()}")
+            lines += [f"warning: {text}" for text in (lost.message(), lost.verdict()) if text]
     return lines
 
 

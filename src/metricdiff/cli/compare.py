@@ -95,6 +95,10 @@ def run(args: argparse.Namespace) -> int:
         texts["md"] += f"\n{from_cache(counts.hits, counts.asked, code(folder, table=False))}.\n"
         texts["text"] += f"\n{from_cache(counts.hits, counts.asked, folder)}.\n"
     sys.stdout.write(texts[args.format])
+    if args.format == "json":  # text and Markdown say it under each table
+        said = (text for found in comparison.metrics for text in found.lost_input_lines())
+        for text in dict.fromkeys(said):
+            print(f"warning: {text}", file=sys.stderr)
     if out is not None:
         # The three files of one run together, atomically: a full disk or a FIFO
         # in the folder leaves the previous ones whole, never a mix of two runs.

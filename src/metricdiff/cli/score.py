@@ -284,7 +284,9 @@ def run(args: argparse.Namespace) -> int:
             group = run_.group
             lost = run_.lost.result() if run_.lost is not None else None
             if lost is not None:
-                print(f"warning: {lost.message()}", file=sys.stderr)
+                for text in (lost.message(), lost.verdict()):
+                    if text is not None:
+                        print(f"warning: {text}", file=sys.stderr)
             results = _score(run_, args.sentences, source, args.timeout)
             for (metric, options), scored in zip(group.requests, results, strict=True):
                 documents[metric] = _document(group.adapter, metric, options, scored,

@@ -176,13 +176,36 @@ class MetricComparison:
                 return _reversed(found)
         raise KeyError(f"no gap between {impl_a!r} and {impl_b!r} in {self.metric}")
 
+    def lost_input_lines(self) -> list[str]:
+        """What the tokenizers drop of the corpus: a line per loss, naming who
+        suffers it (``rouge-score drops non-ASCII text: ...``), and where more
+        than half of a side is lost, that the score is not about this text."""
+        losing: dict[str, list[LostInput]] = {}
+        for entry in self.scores:
+            if entry.lost is not None:
+                losing.setdefault(entry.lost.message().removeprefix(entry.impl + " "),
+                                  []).append(entry.lost)
+        lines = []
+        for what, found in losing.items():
+            names = [lost.impl for lost in found]
+            lines.append(f"{', '.join(names)} "
+                         f"{what if len(names) == 1 else what.replace('drops ', 'drop ', 1)}")
+            verdict = found[0].verdict(names)
+            if verdict is not None:
+                lines.append(verdict)
+        return lines
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "metric": self.metric,
             "report": self.report,
             "scores": {entry.impl: entry.to_dict() for entry in self.scores},
             "gaps": [gap.to_dict() for gap in self.gaps],
         }
+        warnings = self.lost_input_lines()
+        if warnings:
+            data["warnings"] = warnings
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MetricComparison:
@@ -225,6 +248,13 @@ class Comparison:
     def __getitem__(self, metric: str) -> MetricComparison:
         return _named({found.metric: found for found in self.metrics}, metric,
                       "was not compared")
+
+    @property
+    def lost_input(self) -> tuple[LostInput, ...]:
+        """What each implementation's tokenizer drops of the corpus, once each
+        (the ROUGE metrics read the same text alike)."""
+        found = (entry.lost for metric in self.metrics for entry in metric.scores)
+        return tuple(dict.fromkeys(lost for lost in found if lost is not None))
 
     def to_dict(self) -> dict[str, Any]:
         return {"metrics": [found.to_dict() for found in self.metrics]}

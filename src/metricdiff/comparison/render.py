@@ -89,19 +89,10 @@ def notes(found: MetricComparison, lost: bool = True) -> list[str]:
     a tokenizer drops (unless ``lost`` is false: said already), and what an
     attribution to the paper carried."""
     lines = [f"{e.impl} could not score: {e.error}" for e in failures(found)]
-    losing: dict[str, list[str]] = {}  # one line per loss, naming who suffers it
-    for entry in found.scores:
-        if entry.lost is not None and lost:
-            losing.setdefault(entry.lost.message().removeprefix(entry.impl + " "),
-                              []).append(entry.impl)
-    lines += [f"{', '.join(names)} {_verb(what, len(names))}" for what, names in losing.items()]
+    if lost:
+        lines += found.lost_input_lines()
     lines += [f"{gap.impl_b}: {gap.note}" for gap in star_gaps(found) if gap.note]
     return lines
-
-
-def _verb(message: str, count: int) -> str:
-    """``drops non-ASCII text: ...`` said of ``count`` implementations."""
-    return message if count == 1 else message.replace("drops ", "drop ", 1)
 
 
 def heading(found: MetricComparison) -> str:

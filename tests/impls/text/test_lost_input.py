@@ -171,7 +171,9 @@ def test_score_warns_with_the_share_lost(capsys, korean):
                            "--metric", "rouge-l", "--jsonl", korean, "--format", "json")
     assert status == 0
     assert err == ("warning: rouge-score drops non-ASCII text: 80.0% of hypothesis tokens "
-                   "lost; 87.5% of reference tokens lost and 12.5% cut (tokenize=rouge-score)\n")
+                   "lost; 87.5% of reference tokens lost and 12.5% cut (tokenize=rouge-score)\n"
+                   "warning: rouge-score lost 80.0% of the hypothesis tokens and 100.0% of the "
+                   "reference tokens (wholly or in part): its score is not about this text\n")
     for document in json.loads(out):
         assert document["lost_input"] == {
             "impl": "rouge-score", "tokenize": "rouge-score", "non_ascii": True,
@@ -201,7 +203,12 @@ def test_audit_warns_under_the_metric(capsys, korean):
     assert lines[1] == ("   warning: rouge-score drops non-ASCII text: 80.0% of hypothesis "
                         "tokens lost; 87.5% of reference tokens lost and 12.5% cut "
                         "(tokenize=rouge-score)")
-    assert sum("warning:" in line for line in lines) == 1  # +stemmed is the same tokenizer
+    # More than half of either side is lost (by hand, as above): the score is not
+    # about this text (issue 28 item 2).
+    assert lines[2] == ("   warning: rouge-score lost 80.0% of the hypothesis tokens and "
+                        "100.0% of the reference tokens (wholly or in part): its score is not "
+                        "about this text")
+    assert sum("warning:" in line for line in lines) == 2  # +stemmed is the same tokenizer
 
 
 def test_signature_explain_says_what_the_ascii_only_tokenizers_delete(capsys):
@@ -214,3 +221,23 @@ def test_signature_explain_says_what_the_ascii_only_tokenizers_delete(capsys):
     status, out, _ = run(capsys, "signature", "--impl", "rouge155", "--metric", "rouge-1",
                          "--explain")
     assert "all non-ASCII text included, are deleted" in " ".join(out.split())
+
+
+def test_past_half_the_score_is_not_about_the_text():
+    # By hand: "나는 today" is 2 tokens, the Hangul one lost: half, not more.
+    half = lost_input("rouge-score", "rouge-score", ["나는 today"], [["today is"]])
+    assert half is not None and half.verdict() is None
+    # "나는 오늘 today": 2 of 3 lost, 66.7%; the reference loses nothing.
+    most = lost_input("rouge-score", "rouge-score", ["나는 오늘 today"], [["today is"]])
+    assert most is not None
+    assert most.verdict() == ("rouge-score lost 66.7% of the hypothesis tokens: its score "
+                              "is not about this text")
+    assert most.verdict(["rouge-score", "py-rouge"]) == (
+        "rouge-score, py-rouge lost 66.7% of the hypothesis tokens: their scores are not "
+        "about this text")
+    # KO_REF: 7 of 8 tokens lost and "2024년" cut: 100.0% of them, wholly or in part.
+    both = lost_input("rouge-score", "rouge-score", [KO_HYP], [[KO_REF]])
+    assert both is not None
+    assert both.verdict() == ("rouge-score lost 80.0% of the hypothesis tokens and 100.0% of "
+                              "the reference tokens (wholly or in part): its score is not "
+                              "about this text")

@@ -20,6 +20,7 @@ space-separated run, so there a lost token is a lost run of text.
 from __future__ import annotations
 
 import re
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -27,11 +28,14 @@ from typing import Any
 
 import attrs
 
+from metricdiff.errors import MetricdiffWarning
 from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
 from metricdiff.profiles import ConventionError
 
 #: A letter or digit: ``\w`` minus the underscore is exactly ``str.isalnum``.
 _ALNUM = re.compile(r"[^\W_]")
+#: Beyond this share of a side's tokens lost, a score is not about the text.
+OVER = 0.5
 #: A whitespace-separated piece of ASCII text without a letter or digit: no token.
 _NO_ALNUM = re.compile(r"(?<!\S)[^\sA-Za-z0-9]+(?!\S)")
 
@@ -75,6 +79,23 @@ class LostInput:
         sides = [text for text in (self.hyp.describe("hypothesis"),
                                    self.ref.describe("reference")) if text]
         return f"{self.impl} drops {what}: {'; '.join(sides)} (tokenize={self.tokenize})"
+
+    def verdict(self, names: Sequence[str] = ()) -> str | None:
+        """When more than half of a side's tokens are lost (wholly or in part),
+        that plainly: ``rouge-score lost 98.9% of the hypothesis tokens: its score
+        is not about this text``; else None.  ``names``: the implementations
+        that lose it alike (default: this one)."""
+        who = list(names) or [self.impl]
+        sides = [(side, loss) for side, loss in (("hypothesis", self.hyp),
+                                                  ("reference", self.ref))
+                 if loss.tokens and (loss.lost + loss.cut) / loss.tokens > OVER]
+        if not sides:
+            return None
+        shares = " and ".join(f"{_percent(loss.lost + loss.cut, loss.tokens)} of the {side} "
+                              "tokens" for side, loss in sides)
+        partly = " (wholly or in part)" if any(loss.cut for _, loss in sides) else ""
+        whose = "its score is" if len(who) == 1 else "their scores are"
+        return f"{', '.join(who)} lost {shares}{partly}: {whose} not about this text"
 
     def share(self) -> str:
         """The share of each side's tokens lost or cut, short, for a table cell:
@@ -161,6 +182,15 @@ class LostInputTally:
                          all(not token.isascii() for token in damaged))
 
 
+def warn_lost(found: Iterable[LostInput], stacklevel: int = 3) -> None:
+    """A ``MetricdiffWarning`` for each loss (``message``) and, where more than
+    half of a side is lost, the ``verdict``: the Python API's way of saying so."""
+    for lost in found:
+        for text in (lost.message(), lost.verdict()):
+            if text is not None:
+                warnings.warn(text, MetricdiffWarning, stacklevel=stacklevel)
+
+
 def _tokens(joined: str) -> Counter[str]:
     """The tokens (see the module's docstring) of texts joined by spaces, counted.
     (One split and one test per distinct piece: this runs on every corpus
@@ -196,4 +226,4 @@ def _percent(part: int, whole: int) -> str:
     return "under 0.1%" if text == "0.0%" and part else text
 
 
-__all__ = ["Loss", "LostInput", "LostInputTally", "lost_input"]
+__all__ = ["OVER", "Loss", "LostInput", "LostInputTally", "lost_input", "warn_lost"]
