@@ -88,8 +88,8 @@ def test_compare_json_carries_the_loss_and_warns(capsys, expected):
                                                                         hyp_tokens)
     assert found["warnings"] == [message(expected), verdict(expected)]
     assert "lost_input" not in found["scores"]["reference"]  # split on spaces: nothing lost
-    assert err.splitlines() == [f"warning: {message(expected)}",
-                                f"warning: {verdict(expected)}"]
+    assert err.splitlines() == [f"metricdiff: warning: {message(expected)}",
+                                f"metricdiff: warning: {verdict(expected)}"]
 
 
 def test_the_api_results_carry_the_loss_and_warn(expected):

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -29,7 +30,7 @@ from metricdiff.cli._common import (
     score_cache,
     seconds,
 )
-from metricdiff.errors import ConventionError, OutputError
+from metricdiff.errors import ConventionError, MetricdiffWarning, OutputError
 from metricdiff.impls import check_named, chosen_metrics
 from metricdiff.markdown_text import code
 from metricdiff.profiles.metrics import METRICS
@@ -97,8 +98,8 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.write(texts[args.format])
     if args.format == "json":  # text and Markdown say it under each table
         said = (text for found in comparison.metrics for text in found.lost_input_lines())
-        for text in dict.fromkeys(said):
-            print(f"warning: {text}", file=sys.stderr)
+        for text in dict.fromkeys(said):  # shown as `metricdiff: warning: ...` (cli.main)
+            warnings.warn(text, MetricdiffWarning, stacklevel=1)
     if out is not None:
         # The three files of one run together, atomically: a full disk or a FIFO
         # in the folder leaves the previous ones whole, never a mix of two runs.
