@@ -33,6 +33,23 @@ def could_not_score(names: Sequence[str]) -> str:
     return f"; could not score {', '.join(dict.fromkeys(names))} (no result on any case)"
 
 
+def not_applicable(names: Sequence[str]) -> str:
+    """The clause an audit's summary ends with when an implementation refused
+    every case by a documented inability (``UnsupportedOption``: it takes one
+    reference, say): not a failure, and no agreement either.  Each name once."""
+    if not names:
+        return ""
+    return (f"; not applicable to this input: {', '.join(dict.fromkeys(names))} "
+            "(refused every case as it documents)")
+
+
+def refusal(impl: str, message: str) -> str:
+    """What an implementation cannot take, from the message of its refusal
+    (``UnsupportedOption``), without its own name in front: ``takes one
+    reference per segment; segment 1 has 2``."""
+    return message.removeprefix(f"{impl} ") or message
+
+
 def process_end(code: int) -> str:
     """How a process that gave no answer ended, from its exit status (negative: the
     signal that killed it): ``process died with exit code 3``, ``process killed
@@ -61,4 +78,4 @@ def printable(text: str) -> str:
     return _UNPRINTABLE.sub(lambda found: f"⟨U+{ord(found.group()):04X}⟩", text)
 
 
-__all__ = ["could_not_score", "plural", "printable", "process_end"]
+__all__ = ["could_not_score", "not_applicable", "plural", "printable", "process_end", "refusal"]

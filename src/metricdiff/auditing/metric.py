@@ -86,10 +86,22 @@ class MetricAudit:
         return attrs.evolve(self, scores=attrs.evolve(self.scores, own={}, reference={}))
 
     def unscored(self) -> list[str]:
-        """Participants that gave no result on any case: their silence is no
-        agreement, so the audit says it could not score them."""
+        """Participants that gave no result on any case, and failed on some: their
+        silence is no agreement, so the audit says it could not score them."""
         return [p.name for p in self.participants
-                if self.cases and all(r.status != "ok" for r in self.scores.own[p.name])]
+                if self.cases and all(r.status != "ok" for r in self.scores.own[p.name])
+                and not all(_refused(r) for r in self.scores.own[p.name])]
+
+    def not_applicable(self) -> list[str]:
+        """Participants that refused every case by a documented inability
+        (``UnsupportedOption``: it takes one reference, say): no failure."""
+        return [p.name for p in self.participants
+                if self.cases and all(_refused(r) for r in self.scores.own[p.name])]
+
+
+def _refused(outcome: CaseResult) -> bool:
+    """A refusal by a documented inability, not a failure."""
+    return outcome.raised is not None and outcome.raised.unsupported
 
 
 @attrs.frozen

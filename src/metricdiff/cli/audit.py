@@ -37,7 +37,7 @@ from metricdiff.cli._common import (
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
-from metricdiff.wording import could_not_score
+from metricdiff.wording import could_not_score, not_applicable
 
 if TYPE_CHECKING:
     from metricdiff.auditing.metric import MetricAudit
@@ -154,6 +154,7 @@ def run(args: argparse.Namespace) -> int:
     journal: Journal | None = None
     audits: list[MetricAudit] = []
     unscored: list[str] = []
+    refused: list[str] = []  # by a documented inability: not applicable, no failure
     compared: list[MetricComparison] = []
     if out is not None and corpus is None:  # a table left by an earlier run is not this one's
         (out / COMPARE_NAME).unlink(missing_ok=True)
@@ -185,6 +186,7 @@ def run(args: argparse.Namespace) -> int:
             else:
                 print("\n".join(_metric_lines(audit, table, lost)), flush=True)
             unscored += audit.unscored()
+            refused += audit.not_applicable()
             if out:  # its per-case results are in results.jsonl, where the reports read them
                 audits[-1] = audit.without_results()
         if out:
@@ -208,8 +210,9 @@ def run(args: argparse.Namespace) -> int:
     status = 1 if unscored else 0
     if args.format == "json":
         print(json.dumps(audit_output.findings_json(audits), ensure_ascii=False, indent=1))
-        if unscored:
-            print(f"audit{could_not_score(unscored)}", file=sys.stderr)
+        if unscored or refused:
+            print(f"audit{could_not_score(unscored)}{not_applicable(refused)}",
+                  file=sys.stderr)
         return status
     findings = [f for a in audits for f in a.findings]
     counts = {kind: sum(1 for f in findings if f.kind == kind) for kind in KINDS}
@@ -222,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
         f"{plural(len(findings), 'finding')}"
         + (f" ({tally}; {unexplained} unexplained)" if findings else "")
         + could_not_score(unscored)
+        + not_applicable(refused)
         + (f"; wrote {out}/findings.json and report.md, report.html, report.json"
            if out else "")
     )

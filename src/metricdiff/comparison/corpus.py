@@ -43,8 +43,10 @@ from metricdiff.impls.text.lost_input import lost_input
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.progress import Progress
 from metricdiff.scoring import Request, score_requests
+from metricdiff.scoring.isolated import with_segment_named
 from metricdiff.scoring.jobs import CaseResult, Job
 from metricdiff.scoring.validate import describe
+from metricdiff.wording import refusal
 
 #: What a ROUGE score means when nobody says: F, what most libraries print.
 DEFAULT_REPORT = "f"
@@ -122,8 +124,9 @@ def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float,
     runs implementations, through the one entry point every command uses
     (``scoring.score_requests``); ``scored`` is called as each comes back."""
     requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
-    return [outcomes[0] for outcomes in score_requests(requests, workers=workers,
-                                                       timeout=timeout, scored=scored)]
+    found = [outcomes[0] for outcomes in score_requests(requests, workers=workers,
+                                                        timeout=timeout, scored=scored)]
+    return with_segment_named(requests, found, timeout=timeout, workers=workers)
 
 
 T = TypeVar("T")
@@ -315,6 +318,9 @@ def _score_of(entrant: Entrant, reference: ReferenceScorer,
             return failed(describe(error))
         return CorpusScore(entrant.name, entrant.signature, score)
     outcome = outcomes[(entrant.metric, entrant.name)]
+    if outcome.raised is not None and outcome.raised.unsupported:
+        return CorpusScore(entrant.name, entrant.signature, None,
+                           refusal(entrant.name, outcome.raised.message), not_applicable=True)
     if outcome.result is None:
         return failed(f"{outcome.status}: {outcome.error}")
     return CorpusScore(entrant.name, entrant.signature, points(outcome.result, entrant.options))

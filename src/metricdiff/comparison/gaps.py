@@ -28,18 +28,24 @@ def signed(value: float) -> str:
 class CorpusScore:
     """One implementation's corpus score (None if it could not score: ``error``
     says why), the signature of the profile it was scored under, and what its
-    tokenizer drops of the corpus (``lost``: None if nothing)."""
+    tokenizer drops of the corpus (``lost``: None if nothing).  ``not_applicable``:
+    it has no score because it refuses this input by a documented inability
+    (``UnsupportedOption``, e.g. it takes one reference), not because it failed;
+    ``error`` then says what it cannot take."""
 
     impl: str
     signature: str
     score: float | None
     error: str = ""
     lost: LostInput | None = None
+    not_applicable: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"score": self.score, "signature": self.signature}
         if self.error:
             data["error"] = self.error
+        if self.not_applicable:
+            data["not_applicable"] = True
         if self.lost is not None:
             data["lost_input"] = self.lost.to_json()
         return data
@@ -50,11 +56,15 @@ class CorpusScore:
         lost = data.get("lost_input")
         return cls(impl, _text(data["signature"]), None if score is None else _number(score),
                    _text(data.get("error", "")),
-                   None if lost is None else LostInput.from_json(lost))
+                   None if lost is None else LostInput.from_json(lost),
+                   data.get("not_applicable") is True)
 
     def describe(self) -> str:
-        """The score as text: ``75.65``, or ``could not score: <why>``."""
-        return f"could not score: {self.error}" if self.score is None else f"{self.score:.2f}"
+        """The score as text: ``75.65``, ``could not score: <why>``, or ``not
+        applicable: <what it cannot take>``."""
+        if self.score is not None:
+            return f"{self.score:.2f}"
+        return f"{'not applicable' if self.not_applicable else 'could not score'}: {self.error}"
 
 
 @attrs.frozen

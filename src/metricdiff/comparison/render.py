@@ -58,7 +58,8 @@ def rows(found: MetricComparison) -> list[tuple[str, str, str, str, str]]:
     out = []
     for entry in found.scores:
         if entry.score is None:
-            out.append((entry.impl, "—", lost(entry), "—", "could not score"))
+            out.append((entry.impl, "—", lost(entry), "—",
+                        "not applicable" if entry.not_applicable else "could not score"))
             continue
         if paper is None or entry.impl == REFERENCE:
             out.append((entry.impl, f"{entry.score:.2f}", lost(entry),
@@ -88,7 +89,7 @@ def notes(found: MetricComparison, lost: bool = True) -> list[str]:
     """What the table's numbers need said: who could not score and why, what
     a tokenizer drops (unless ``lost`` is false: said already), and what an
     attribution to the paper carried."""
-    lines = [f"{e.impl} could not score: {e.error}" for e in failures(found)]
+    lines = [f"{e.impl} {e.describe()}" for e in failures(found)]
     if lost:
         lines += found.lost_input_lines()
     lines += [f"{gap.impl_b}: {gap.note}" for gap in star_gaps(found) if gap.note]

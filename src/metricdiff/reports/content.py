@@ -38,7 +38,7 @@ from metricdiff.reports.matrix import (
 )
 from metricdiff.reports.model import AuditRecord, CacheUse, Implementation, MetricRecord
 from metricdiff.reports.packages import PackageRow, package_rows
-from metricdiff.wording import could_not_score, from_cache, plural
+from metricdiff.wording import could_not_score, from_cache, not_applicable, plural
 
 #: Where each family's paper profile comes from.
 PAPERS = {"bleu": "Papineni et al. 2002", "rouge": "Lin 2004"}
@@ -302,6 +302,7 @@ class Report:
                 f"{plural(len(findings), 'finding')}"
                 + (f" ({kinds}; {lost} unexplained)" if findings else "")
                 + could_not_score([n for m in self.metrics for n in m.record.unscored()])
+                + not_applicable([n for m in self.metrics for n in m.record.not_applicable()])
                 + ".")
 
 

@@ -161,10 +161,28 @@ class MetricRecord:
         return self.runs.get((impl, case))
 
     def unscored(self) -> list[str]:
-        """Implementations that gave no result on any case (as MetricAudit.unscored)."""
-        return [person.name for person in self.implementations if self.cases and all(
-            (run := self.run(person.name, case.id)) is None or run.status != "ok"
-            for case in self.cases)]
+        """Implementations that gave no result on any case and failed on some
+        (as MetricAudit.unscored)."""
+        return [name for name, runs in self._runs_by_implementation()
+                if all(run is None or run.status != "ok" for run in runs)
+                and not all(_refused(run) for run in runs)]
+
+    def not_applicable(self) -> list[str]:
+        """Implementations that refused every case by a documented inability
+        (as MetricAudit.not_applicable)."""
+        return [name for name, runs in self._runs_by_implementation()
+                if all(_refused(run) for run in runs)]
+
+    def _runs_by_implementation(self) -> list[tuple[str, list[Run | None]]]:
+        if not self.cases:
+            return []
+        return [(person.name, [self.run(person.name, case.id) for case in self.cases])
+                for person in self.implementations]
+
+
+def _refused(run: Run | None) -> bool:
+    """A refusal by a documented inability (the error of an ``UnsupportedOption``)."""
+    return run is not None and run.error.startswith("UnsupportedOption")
 
 
 @attrs.frozen

@@ -159,6 +159,37 @@ def score(
     return result
 
 
+def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResult], *,
+                       timeout: float = DEFAULT_TIMEOUT, workers: int = 1) -> list[CaseResult]:
+    """``outcomes`` (one per request, each of one corpus case) with each crash the
+    implementation raised on a corpus of several segments told where: each
+    segment of it is scored alone, and the error names the first that raises
+    the same exception (``EOFError: ... (segment 3 raises it alone)``), or says
+    that none does.  A refusal (``UnsupportedOption``) and an outcome that is
+    not the implementation's own exception (a dead process, a hang) are left as
+    they are."""
+    wanted = [i for i, (request, outcome) in enumerate(zip(requests, outcomes, strict=True))
+              if outcome.raised is not None and not outcome.raised.unsupported
+              and len(request.cases) == 1 and len(request.cases[0][0]) > 1]
+    if not wanted:
+        return list(outcomes)
+    alone = [Request(requests[i].adapter, requests[i].metric,
+                     [((hyp,), (refs,)) for hyp, refs in zip(*requests[i].cases[0],
+                                                              strict=True)],
+                     requests[i].options) for i in wanted]
+    located = list(outcomes)
+    for i, segments in zip(wanted, score_requests(alone, timeout=timeout, workers=workers),
+                           strict=True):
+        raised = outcomes[i].raised
+        assert raised is not None
+        first = next((n for n, seg in enumerate(segments, 1)
+                      if seg.raised is not None and seg.raised.type == raised.type), None)
+        where = ("no segment raises it alone" if first is None
+                 else f"segment {first} raises it alone")
+        located[i] = attrs.evolve(outcomes[i], error=f"{outcomes[i].error} ({where})")
+    return located
+
+
 def score_profiles(
     adapter: ReferenceAdapter,
     metric: str,
@@ -202,4 +233,5 @@ __all__ = [
     "score",
     "score_cases",
     "score_requests",
+    "with_segment_named",
 ]

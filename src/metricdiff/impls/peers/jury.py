@@ -33,7 +33,10 @@ Declared default profiles, read from jury 2.3.1:
   per-prediction reference lists to sacrebleu, which reads references as
   *streams* (one list per reference, across segments): jury's references are
   transposed, a defect (docs/peers.md); every prediction must have the same
-  number of references.
+  number of references: jury checks it on purpose (``_validate_references``,
+  "Sacrebleu requires the same number of references for each prediction"), so
+  the adapter refuses such a corpus up front (``UnsupportedOption``: not
+  applicable) rather than pass on jury's ``ValueError`` as a crash.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+from metricdiff.errors import UnsupportedOption
 from metricdiff.impls.base import ANY, Adapter, References
 from metricdiff.impls.declarations import Cost, Declared, Isolated, Package
 from metricdiff.impls.peers import _isolated
@@ -172,10 +176,16 @@ class JuryBleuAdapter(Adapter[BleuOptions, BleuResult]):
         self.prepared(metric, options)
         if len(hyps) != len(refs):
             raise ValueError(f"{len(hyps)} hypotheses but {len(refs)} reference sets")
+        references = [usable_rouge_references(seg) for seg in refs]
+        for number, seg in enumerate(references[1:], 2):
+            if len(seg) != len(references[0]):
+                raise UnsupportedOption(
+                    f"{NAME} takes the same number of references for every segment (its "
+                    "sacrebleu checks it); segment 1 has "
+                    f"{len(references[0])}, segment {number} has {len(seg)}")
         with _isolated.active(ISOLATED):
             out = _metric("sacrebleu").compute(
-                predictions=[[hyp] for hyp in hyps],
-                references=[usable_rouge_references(seg) for seg in refs])["sacrebleu"]
+                predictions=[[hyp] for hyp in hyps], references=references)["sacrebleu"]
         return BleuResult(
             score=float(out["score"]) * 100,
             precisions=tuple(float(p) * 100 for p in out["precisions"]),
