@@ -185,3 +185,71 @@ def test_a_second_ctrl_c_stops_every_child(
     assert time.monotonic() - began < 30  # did not wait for the child's minute
     assert len(started) == 3 and all(started)
     assert not any(_alive(pid) for pid in started)
+
+
+# ---------------------------------------------------------------- issue 28 item 7
+
+
+def test_a_child_s_steps_are_counted_where_the_parent_reads_them() -> None:
+    from metricdiff.auditing.background import Steps
+
+    steps = Steps(5)
+
+    def work() -> int:
+        for _ in range(3):
+            steps.step()
+        return os.getpid()
+
+    background = Background(work, fork=True)
+    assert background.forked
+    assert background.result() != os.getpid() and steps.done == 3
+
+
+def test_the_progress_line_follows_a_metric_explained_in_a_child(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 28 item 7: with two workers each metric is explained in a forked
+    child while the next is scored; once every metric is scored the parent waits
+    for them, and its progress line shows each one's steps (2 per participant)
+    as the child counts them, rather than going quiet.  Each step is slowed
+    down here so that the parent surely waits."""
+    real = metricdiff.auditing.run.explain_metric
+
+    def slow(scored, progress, asked, stream, step):  # type: ignore[no-untyped-def]
+        def slow_step() -> None:
+            time.sleep(0.4)
+            step()
+        return real(scored, progress, asked, stream, slow_step)
+
+    monkeypatch.setattr(metricdiff.auditing.run, "explain_metric", slow)
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat\nit is raining\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\nit rains\n", encoding="utf-8")
+    status, _, err = run(capsys, "audit", "--hyp", hyp, "--ref", ref, "--metric", "bleu",
+                         "--metric", "rouge-1", "--impl", "reference",
+                         "--impl", "reference[tokenize=13a]", "--jobs", "2", "--progress",
+                         "--no-minimise")
+    assert status == 0, err
+    lines = err.splitlines()
+    # BLEU: two participants, 4 steps; ROUGE adds the stemmed run of the
+    # reference under tokenize=13a: 3 participants, 6 steps
+    assert any(line.startswith("audit: explaining bleu ") and "/4 steps" in line
+               for line in lines), err
+    assert any("explaining rouge-1 6/6 steps" in line for line in lines), err
+
+
+def test_the_progress_line_shows_a_metric_explained_here(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With one worker the metric is explained in this process: its steps are on
+    the progress line however small the corpus (they were only for more than
+    20,000 cases)."""
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat\nit is raining\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\nit rains\n", encoding="utf-8")
+    status, _, err = run(capsys, "audit", "--hyp", hyp, "--ref", ref, "--metric", "bleu",
+                         "--impl", "reference", "--impl", "reference[tokenize=13a]",
+                         "--jobs", "1", "--progress", "--no-minimise")
+    assert status == 0, err
+    lines = err.splitlines()
+    assert "bleu: explaining 0/4 steps" in lines and "bleu: explaining 4/4 steps" in lines, err

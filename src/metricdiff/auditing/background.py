@@ -21,6 +21,7 @@ for.
 from __future__ import annotations
 
 import contextlib
+import mmap
 import os
 import pickle
 import select
@@ -124,11 +125,29 @@ class Background(Generic[T]):
                 os.waitpid(pid, 0)
 
 
-def wait_for_any(backgrounds: Sequence[Background[Any]]) -> None:
-    """Wait until one of ``backgrounds`` has something to read (or is done)."""
+def wait_for_any(backgrounds: Sequence[Background[Any]], timeout: float | None = None) -> None:
+    """Wait until one of ``backgrounds`` has something to read (or is done), or
+    ``timeout`` seconds have passed (None: however long it takes)."""
     pipes = [b.pipe for b in backgrounds if b.pipe is not None]
     if pipes and not any(b.done() for b in backgrounds):
-        select.select(pipes, [], [])  # readable: part of an answer, or the end of one
+        select.select(pipes, [], [], timeout)  # readable: part of an answer, or its end
+
+
+class Steps:
+    """How many steps of some work are done, counted where a forked child can
+    count them and this process read them (a shared page of memory): how the
+    audit's progress line follows the explaining done in a child."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self._shared = mmap.mmap(-1, 8)  # anonymous and shared: the child's writes show here
+
+    def step(self) -> None:
+        self._shared[:8] = (self.done + 1).to_bytes(8, "little")
+
+    @property
+    def done(self) -> int:
+        return int.from_bytes(self._shared[:8], "little")
 
 
 def _child(work: Callable[[], T], write_end: int) -> None:

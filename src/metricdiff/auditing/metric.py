@@ -158,12 +158,14 @@ def score_metric(
 
 def explain_metric(scored: Scored, progress: Callable[[str], None],
                    asked: Sequence[tuple[str, str]] = (),
-                   stream: TextIO | None = None) -> Explained:
+                   stream: TextIO | None = None,
+                   step: Callable[[], None] | None = None) -> Explained:
     """The star: each participant's conformance (against the reference configured
     as it) and departures (against the paper's profile, where it is reproduced);
     a pair with an inferred side checked directly; the pairs ``asked`` for and
     the largest gaps derived from the star.  ``stream``: where a progress line
-    is drawn."""
+    is drawn; ``step``: called at each of its ``2 * len(participants)`` steps
+    (a forked child's count, which the parent draws: ``run.py``)."""
     metric, people, cases, scores = scored.metric, scored.participants, scored.cases, scored.scores
     line = None if stream is None else Progress(metric, stream)
     if line is not None:
@@ -188,12 +190,16 @@ def explain_metric(scored: Scored, progress: Callable[[str], None],
         sides[person.name] = Side(person, own, profiles)
         if line is not None:
             line.advance("explaining")
+        if step is not None:
+            step()
     centre = _centre(metric, people, scores, sides)
     for person in people:
         if person.impl != REFERENCE:
             found += departures(metric, centre, sides[person.name], cases)
         if line is not None:
             line.advance("explaining")
+        if step is not None:
+            step()
     # An inferred profile can fit a defect: a pair with such a side is checked
     # directly.  Every other pair's differences follow from the star.
     # (Against the paper's profile, such a side's departures say it all.)

@@ -11,14 +11,20 @@ smallest examples, ``finish_metric``) here as soon as it is explained, and
 handed over in the order of the plan.  The answers are the
 same as one metric at a time gives.  Not with a Ray executor (its threads do
 not survive a fork), nor for a metric of more than ``FORK_CASES_AT_MOST`` cases,
-whose copy of the scores would count twice against the machine's memory."""
+whose copy of the scores would count twice against the machine's memory.
+
+The progress line (``config.progress_stream``) does not go quiet while a metric
+is explained: explained here, it draws its own steps; explained in a forked
+child, the child counts its steps in shared memory (``background.Steps``) and
+this process draws them while it waits for it."""
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from typing import TextIO
 
-from metricdiff.auditing.background import Background, wait_for_any
+from metricdiff.auditing.background import Background, Steps, wait_for_any
 from metricdiff.auditing.config import AuditConfig
 from metricdiff.auditing.metric import (
     Explained,
@@ -32,6 +38,7 @@ from metricdiff.cases.case import Case
 from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.infer import Inference
 from metricdiff.findings.witness import Participant
+from metricdiff.progress import Progress
 
 #: The table of the user's corpus for one metric, from its scores and the
 #: profiles inferred for the participants that declare none (``corpus_table``).
@@ -44,7 +51,7 @@ Chosen = Mapping[str, tuple[list[Participant], list[str]]]
 #: Up to this many cases a metric is explained in a forked process.
 FORK_CASES_AT_MOST = 20_000
 
-_Explaining = tuple[Scored, Background[tuple[Explained, MetricComparison | None]]]
+_Explaining = tuple[Scored, Background[tuple[Explained, MetricComparison | None]], Steps]
 
 
 def audit_metrics(
@@ -59,15 +66,18 @@ def audit_metrics(
     finished: dict[int, tuple[MetricAudit, MetricComparison | None]] = {}
     metrics = enumerate(plan.items())
     scoring, shown = True, 0
+    waiting = _Waiting(config.progress_stream)
     try:
         while scoring or explaining or finished:
             if shown in finished:
+                waiting.end()  # the metric's lines start lines of their own
                 shown = yield from _in_order(finished, shown)
                 continue
-            running = [b for _, b in explaining.values() if not b.done()]
+            running = [b for _, b, _ in explaining.values() if not b.done()]
             # A metric explained here (no fork) is finished before the next is scored.
-            here = any(not background.forked for _, background in explaining.values())
+            here = any(not background.forked for _, background, _ in explaining.values())
             if scoring and len(running) < max(config.workers, 1) and not here:
+                waiting.end()  # the next metric's scoring draws its own line
                 step = next(metrics, None)
                 if step is None:
                     scoring = False
@@ -89,13 +99,17 @@ def audit_metrics(
                 continue
             # Any metric explained is finished, not only the next in the plan's
             # order: one slow to explain does not hold up the others.
-            ready = next((place for place, (_, b) in explaining.items() if b.done()), None)
+            ready = next((place for place, (_, b, _) in explaining.items() if b.done()), None)
             if ready is not None:
+                waiting.show(explaining.values())  # its last counts, then the line ends
+                waiting.end()
                 finished[ready] = _finish(explaining.pop(ready), config)
             else:
-                wait_for_any(running)
+                waiting.show(explaining.values())
+                wait_for_any(running, waiting.interval)
     finally:
-        for _, background in explaining.values():
+        waiting.end()
+        for _, background, _ in explaining.values():
             background.cancel()
 
 
@@ -114,21 +128,59 @@ def _begin(metric: str, cases: Sequence[Case], config: AuditConfig, table: Table
     """``metric`` scored, and its explaining begun."""
     scored = score_metric(metric, cases, config, (chosen or {}).get(metric))
     fork = config.workers > 1 and config.executor is None and len(cases) <= FORK_CASES_AT_MOST
-    return scored, Background(functools.partial(_explain, scored, config, table), fork)
+    steps = Steps(2 * len(scored.participants))
+    background = Background(functools.partial(_explain, scored, config, table, steps, fork),
+                            fork)
+    return scored, background, steps
 
 
-def _explain(scored: Scored, config: AuditConfig, table: Table | None
-             ) -> tuple[Explained, MetricComparison | None]:
-    # Only a metric too large to fork draws its explaining on the progress line,
-    # whatever the executor (a forked child would draw over this process's line
-    # for the next metric's scoring; a small metric is explained in seconds).
-    stream = config.progress_stream if len(scored.cases) > FORK_CASES_AT_MOST else None
-    explained = explain_metric(scored, config.progress, config.pairs, stream)
+def _explain(scored: Scored, config: AuditConfig, table: Table | None, steps: Steps,
+             forked: bool) -> tuple[Explained, MetricComparison | None]:
+    # Explained here, the metric draws its steps on the progress line; in a
+    # forked child it only counts them (its line would be drawn over this
+    # process's), and the parent draws them while it waits (``_Waiting``).
+    stream = None if forked else config.progress_stream
+    explained = explain_metric(scored, config.progress, config.pairs, stream, steps.step)
     return explained, None if table is None else table(scored, explained.inferred)
 
 
 def _finish(explaining: _Explaining, config: AuditConfig
             ) -> tuple[MetricAudit, MetricComparison | None]:
-    scored, background = explaining
+    scored, background, _ = explaining
     explained, made = background.result()
     return finish_metric(scored, explained, config), made
+
+
+class _Waiting:
+    """The progress line while this process waits for metrics explained in
+    forked children: each one's steps, as the child counts them."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.line: Progress | None = None
+
+    @property
+    def interval(self) -> float | None:
+        """How long to wait before drawing again (None: there is no line)."""
+        return None if self.line is None else self.line.interval
+
+    def show(self, explaining: Iterable[_Explaining]) -> None:
+        if self.stream is None:
+            return
+        for scored, background, steps in explaining:
+            name = f"explaining {scored.metric}"
+            if not background.forked:
+                continue
+            if self.line is None:
+                self.line = Progress("audit", self.stream)
+            if name not in self.line.phases:
+                self.line.start(name, steps.total, steps.done, unit="step")
+            behind = steps.done - self.line.phases[name].done
+            if behind > 0:
+                self.line.advance(name, behind)
+
+    def end(self) -> None:
+        """The line ended, so that what comes next starts a line of its own."""
+        if self.line is not None:
+            self.line.finish()
+            self.line = None
