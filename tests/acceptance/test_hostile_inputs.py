@@ -347,11 +347,22 @@ def test_an_implementation_that_scores_nothing_is_no_all_clear(
     out_dir = tmp_path / "out"
     # `false` exits 1 whatever it is given: every case fails.
     status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
-                           "--impl", "cmd:false {hyp} {ref}", *two_references(tmp_path),
+                           "--impl", "cmd:false {hyp} {ref}", *corpus_lines(tmp_path),
                            "--no-minimise", "--out", out_dir)
     said = "could not score cmd:false {hyp} {ref} (no result on any case)"
     assert status == 1 and said in out.splitlines()[-1], (out, err)
     assert said in (out_dir / "report.md").read_text(encoding="utf-8")
+    assert said in json.loads((out_dir / "report.json").read_text(encoding="utf-8"))["summary"]
+
+    # Given two references, the command (one {ref} file) refuses every case up
+    # front, as documented: not applicable, not a failure (issue 28 item 6).
+    out_dir = tmp_path / "out2"
+    status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
+                           "--impl", "cmd:false {hyp} {ref}", *two_references(tmp_path),
+                           "--no-minimise", "--out", out_dir)
+    said = ("not applicable to this input: cmd:false {hyp} {ref} (refused every case as it "
+            "documents)")
+    assert status == 0 and said in out.splitlines()[-1], (out, err)
     assert said in json.loads((out_dir / "report.json").read_text(encoding="utf-8"))["summary"]
 
 
