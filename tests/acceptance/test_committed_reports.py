@@ -250,7 +250,6 @@ PEERS_MD_DEFECTS = [
     ("rouge-1", "pyrouge", "crash", "crash: RuntimeError"),
     ("rouge-1", "rouge-chinese", "crash", "crash: ValueError"),
     ("bleu", "sumeval", "crash", "crash: EOFError"),
-    ("bleu", "jury", "crash", "crash: ValueError"),
 ]
 
 
