@@ -219,7 +219,7 @@ import pytest
 
 @pytest.mark.parametrize("hyp", ["KILL now", "HANG now", "NAN now", "fine"])
 def test_score(metricdiff, hyp):
-    metricdiff.score("misbehaving", "rouge-1", [hyp], ["a"])
+    metricdiff.score("misbehaving", "rouge-1", [hyp], [["a"]])
 """
 
 
