@@ -286,7 +286,7 @@ def run(args: argparse.Namespace) -> int:
             if lost is not None:
                 for text in (lost.message(), lost.verdict()):
                     if text is not None:
-                        print(f"warning: {text}", file=sys.stderr)
+                        print(f"metricdiff: warning: {text}", file=sys.stderr)
             results = _score(run_, args.sentences, source, args.timeout)
             for (metric, options), scored in zip(group.requests, results, strict=True):
                 documents[metric] = _document(group.adapter, metric, options, scored,

@@ -119,8 +119,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{out}:0: no lock written: {why}")
     for item in inputs:
         if Path(item.path).is_absolute():  # see locks/trust.py
-            print(f"warning: {item.path} is outside the lock's folder: the lock records "
-                  "its absolute path, which `metricdiff verify` reads only with "
+            print(f"metricdiff: warning: {item.path} is outside the lock's folder: the lock "
+                  "records its absolute path, which `metricdiff verify` reads only with "
                   "--allow-outside; keep inputs next to the lock to avoid it",
                   file=sys.stderr)
     scores = snapshot.score(jobs, impls, timeout=args.timeout)

@@ -170,10 +170,12 @@ def test_score_warns_with_the_share_lost(capsys, korean):
     status, out, err = run(capsys, "score", "--impl", "rouge-score", "--metric", "rouge-1",
                            "--metric", "rouge-l", "--jsonl", korean, "--format", "json")
     assert status == 0
-    assert err == ("warning: rouge-score drops non-ASCII text: 80.0% of hypothesis tokens "
-                   "lost; 87.5% of reference tokens lost and 12.5% cut (tokenize=rouge-score)\n"
-                   "warning: rouge-score lost 80.0% of the hypothesis tokens and 100.0% of the "
-                   "reference tokens (wholly or in part): its score is not about this text\n")
+    assert err == ("metricdiff: warning: rouge-score drops non-ASCII text: 80.0% of "
+                   "hypothesis tokens lost; 87.5% of reference tokens lost and 12.5% cut "
+                   "(tokenize=rouge-score)\n"
+                   "metricdiff: warning: rouge-score lost 80.0% of the hypothesis tokens and "
+                   "100.0% of the reference tokens (wholly or in part): its score is not about "
+                   "this text\n")
     for document in json.loads(out):
         assert document["lost_input"] == {
             "impl": "rouge-score", "tokenize": "rouge-score", "non_ascii": True,
@@ -190,7 +192,8 @@ def test_score_under_a_tokenizer_that_keeps_the_text_is_silent(capsys, korean):
     # The reference told to tokenize as rouge-score loses what rouge-score loses.
     status, _, err = run(capsys, "score", "--metric", "rouge-1", "-o", "tokenize=rouge-score",
                          "--jsonl", korean)
-    assert err.startswith("warning: reference drops non-ASCII text: 80.0% of hypothesis")
+    assert err.startswith("metricdiff: warning: reference drops non-ASCII text: 80.0% of "
+                          "hypothesis")
 
 
 def test_audit_warns_under_the_metric(capsys, korean):
