@@ -42,6 +42,7 @@ from metricdiff.reports.content import (
 )
 from metricdiff.reports.html_cases import CLASS_COLOURS, cases_section
 from metricdiff.reports.html_parts import table, td
+from metricdiff.statistics import statistics_of
 from metricdiff.reports.matrix import Agreement, PairCell
 from metricdiff.reports.packages import HEADERS as PACKAGE_HEADERS
 from metricdiff.reports.packages import INTRO as PACKAGES_INTRO
@@ -374,7 +375,7 @@ def _result_text(result: Result | None) -> str:
     if result is None:
         return "–"
     parts = []
-    for key, value in result.to_json().items():
+    for key, value in statistics_of(result.to_json()).items():
         if value is None:
             shown = "?"
         elif isinstance(value, list):
