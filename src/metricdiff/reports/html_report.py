@@ -42,12 +42,12 @@ from metricdiff.reports.content import (
 )
 from metricdiff.reports.html_cases import CLASS_COLOURS, cases_section
 from metricdiff.reports.html_parts import table, td
-from metricdiff.statistics import statistics_of
 from metricdiff.reports.matrix import Agreement, PairCell
 from metricdiff.reports.packages import HEADERS as PACKAGE_HEADERS
 from metricdiff.reports.packages import INTRO as PACKAGES_INTRO
 from metricdiff.reports.packages import defects_cell, departures_cell
 from metricdiff.reports.visible import visible, visible_html
+from metricdiff.statistics import statistics_of
 from metricdiff.wording import plural
 
 #: Where the typical difference of two implementations (the mean |Δ| over the
