@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from metricdiff.conclusions.reproduce import Reproduction
     from metricdiff.conclusions.sensitivity import Sensitivity
     from metricdiff.findings.finding import Finding
+    from metricdiff.findings.infer import Inference
     from metricdiff.findings.pairs import DerivedPair
     from metricdiff.impls.text.lost_input import LostInput
 
@@ -264,11 +265,15 @@ class AuditResult:
     #: The pairs derived from the star: those asked for, and the largest gaps.
     pairs: tuple[DerivedPair, ...] = ()
     lost_input: tuple[LostInput, ...] = ()
+    #: The profile inferred of each of your own implementations that declares
+    #: none, per metric (``inferred.json``): ``describe()`` is the audit's line.
+    inferred: tuple[Inference, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"metrics": list(self.metrics),
                                 "findings": [finding.to_json() for finding in self.findings],
-                                "pairs": [pair.to_json() for pair in self.pairs]}
+                                "pairs": [pair.to_json() for pair in self.pairs],
+                                "inferred": [i.to_json() for i in self.inferred]}
         if self.comparison is not None:
             data["comparison"] = self.comparison.to_dict()["metrics"]
         if self.lost_input:
@@ -285,10 +290,13 @@ def audit(
     timeout: float = 120.0,
     minimise: bool = True,
     pairs: Sequence[tuple[str, str]] = (),
+    fixtures: bool | None = None,
 ) -> AuditResult:
     """The differential audit of every implementation (or ``impls``) on each
     segment and on the whole corpus, as ``metricdiff audit --hyp ... --ref ...``;
-    ``pairs`` as its ``--pair``.
+    ``pairs`` as its ``--pair``; ``fixtures``: the bundled fixtures too (None:
+    when one of ``impls`` is your own, ``python:`` or ``cmd:``, as the command
+    does; their cases tell a defect from a convention that fits your few lines).
 
     Example:
         >>> import metricdiff
@@ -304,11 +312,17 @@ def audit(
         Without ``minimise=False`` the finding is shown on a smaller example
         that still has its cause.
     """
-    from metricdiff.auditing.cases import DEFAULT_METRICS, user_cases
+    from metricdiff.auditing.cases import (
+        DEFAULT_METRICS,
+        fixture_cases,
+        own_implementations,
+        user_cases,
+    )
     from metricdiff.auditing.config import AuditConfig
     from metricdiff.auditing.corpus_table import corpus_table
     from metricdiff.auditing.run import audit_metrics
-    from metricdiff.cases import Case
+    from metricdiff.cases import Case, bundled
+    from metricdiff.cases.fixtures import load_all
     from metricdiff.comparison.gaps import Comparison
     from metricdiff.impls import chosen_metrics
     from metricdiff.impls.text.lost_input import warn_lost
@@ -322,22 +336,29 @@ def audit(
     impls = _impls(named, chosen)
     jobs, timeout = _workers(jobs, timeout)
     config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise, pairs=pairs)
-    plan = {metric: user_cases(corpus, "input", metric) for metric in chosen}
+    if fixtures is None:
+        fixtures = bool(own_implementations(impls or []))
+    # The fixture files alone, as the command's --fixtures reads them.
+    shipped = load_all(bundled.fixtures_folder()) if fixtures else []
+    plan = {metric: fixture_cases(shipped, metric) + user_cases(corpus, "input", metric)
+            for metric in chosen}
     table = functools.partial(corpus_table, corpus=corpus, impls=impls, user_profile={},
                               workers=jobs, timeout=timeout, pairs=pairs)
     findings: list[Finding] = []
     derived: list[DerivedPair] = []
+    inferred: list[Inference] = []
     tables = []
     with load_timeout(timeout):
         for done, made in audit_metrics(plan, config, table):
             findings += done.findings
             derived += done.pairs
+            inferred += done.inferred
             assert made is not None  # a table was asked for
             tables.append(made)
     comparison = Comparison(tuple(tables))
     warn_lost(comparison.lost_input)
     return AuditResult(tuple(chosen), tuple(findings), comparison, tuple(derived),
-                       comparison.lost_input)
+                       comparison.lost_input, tuple(inferred))
 
 
 # ---------------------------------------------------------------- conclusions

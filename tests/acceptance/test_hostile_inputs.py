@@ -496,7 +496,8 @@ def test_a_hanging_command_is_a_timeout_and_leaves_no_process(
     out_dir = tmp_path / "out"
     before = set(sleeping("777"))
     status, out, err = run(capsys, "audit", "--metric", "bleu", "--impl", "reference",
-                           "--impl", impl, *corpus(tmp_path), "--no-minimise", "--out", out_dir)
+                           "--impl", impl, *corpus(tmp_path), "--no-minimise", "--no-fixtures",
+                           "--out", out_dir)
     rows = [json.loads(line) for line in
             (out_dir / "results.jsonl").read_text(encoding="utf-8").splitlines()]
     mine = [row for row in rows if row["impl"] == impl]

@@ -186,8 +186,8 @@ def test_check_problem_lines_name_the_expectation(capsys, tmp_path):
     (fixtures / "wrong.toml").write_text(WRONG_TWICE, encoding="utf-8")
     status, out, _ = run(capsys, "check", "--fixtures", fixtures, "--impl", "reference",
                          "--out", tmp_path / "out")
-    # The failures are check's findings, not an error of the run.
-    assert status == 0
+    # A failure of an implementation is exit status 1, as a test runner's (issue 28).
+    assert status == 1
     problems = out.splitlines()[:-1]
     assert problems == [
         "FAIL: reference on must_wrong_per_order [max_order=1]: score: expected 50.0, "
@@ -210,4 +210,5 @@ def test_check_help_states_the_exit_status(capsys):
         main(["check", "--help"])
     assert exit_info.value.code == 0
     text = " ".join(capsys.readouterr().out.split())
-    assert "The exit status is 0 whatever the outcomes" in text
+    assert ("The exit status is 1 when a FAIL, ACCEPTED or crash line is printed, 0 "
+            "otherwise") in text

@@ -25,7 +25,12 @@ from collections.abc import Sequence
 import attrs
 
 from metricdiff.cases.case import Case
-from metricdiff.comparison.stages import first_difference, headline_delta, quoted_differ
+from metricdiff.comparison.stages import (
+    first_difference,
+    headline_delta,
+    headlines_differ,
+    quoted_differ,
+)
 from metricdiff.findings.cause import UNEXPLAINED, Cause, Tried, cause_between, reproducing
 from metricdiff.findings.finding import Example, Finding
 from metricdiff.findings.witness import Found, Participant, Witness, pair_tolerance, stage_of
@@ -85,6 +90,8 @@ def compared(metric: str, kind: str, left: Side, right: Side, cases: Sequence[Ca
             continue
         a, b = left.results[index].result, right.results[index].result
         assert a is not None and b is not None
+        if not headlines_differ(a, b, tolerance):  # within a printed number's rounding
+            continue
         difference = first_difference(a, b, tolerance)
         if left_profile is None or right_profile is None:
             cause = UNEXPLAINED

@@ -17,6 +17,15 @@ DEFAULT_METRICS = (
 )
 
 
+def own_implementations(impls: Sequence[str]) -> list[str]:
+    """The users' own implementations among ``impls`` (``python:``, ``cmd:``): the
+    audit runs the bundled fixtures beside them by default."""
+    from metricdiff.impls.settings import parse_spec
+    from metricdiff.impls.user.spec import is_user_spec
+
+    return [name for name in impls if is_user_spec(parse_spec(name).name)]
+
+
 def fixture_cases(root: Path | Sequence[Case], metric: str) -> list[Case]:
     """Every must_ and conv_ fixture of ``metric``'s family, each text once, from
     the folder ``root`` or from its cases already read (``load_all``: reading the

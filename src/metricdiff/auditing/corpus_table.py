@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from metricdiff.auditing.metric import Scored
 from metricdiff.auditing.pairs import LARGEST_GAPS
 from metricdiff.cases.case import Case, Sample
-from metricdiff.comparison.corpus import DEFAULT_REPORT, compare_corpus
+from metricdiff.comparison.corpus import DEFAULT_REPORT, NOT_INFERRED, compare_corpus
 from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.infer import Inference
 from metricdiff.scoring.jobs import CaseResult
@@ -34,7 +34,7 @@ def corpus_table(scored: Scored, inferred: Sequence[Inference], corpus: Case,
     sample = corpus.for_metric(scored.metric).sample
     comparison = compare_corpus({scored.metric: sample}, impls, DEFAULT_REPORT, workers,
                                 timeout, claimed, _scored_already(scored, sample),
-                                pairs=pairs, largest=LARGEST_GAPS)
+                                pairs=pairs, largest=LARGEST_GAPS, undeclared=NOT_INFERRED)
     trim_memos()  # the attribution filled the reference's memos again (``finish_metric``)
     return comparison[scored.metric]
 

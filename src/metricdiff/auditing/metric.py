@@ -305,9 +305,10 @@ def _inferred(
 ) -> Inference:
     """The profile of a participant that declares none, from its results."""
     scored = [
-        (case.sample, outcome.result)
+        (case, outcome.result)
         for case, outcome in zip(cases, scores.own[person.name], strict=True)
         if outcome.result is not None
     ]
-    return infer(person.name, metric, person.options, [sample for sample, _ in scored],
-                 [result for _, result in scored], person.tolerance)
+    fixtures = sum(1 for case, _ in scored if case.origin == "fixture")
+    return infer(person.name, metric, person.options, [case.sample for case, _ in scored],
+                 [result for _, result in scored], person.tolerance, fixtures)

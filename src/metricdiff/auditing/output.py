@@ -25,6 +25,7 @@ from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, PAIRS_NAME, RESULTS_NAME
 from metricdiff.scoring.cache import active as active_cache
+from metricdiff.statistics import statistics_of
 
 #: Axes a fixture never pins: the metric name sets them.
 _NOT_PINNED = ("variant", "n")
@@ -206,7 +207,7 @@ def _expect(finding: Finding, side: str) -> dict[str, Any] | None:
     return {
         "when": dict(zip(axes, values, strict=True)),
         "source": f"metricdiff audit: {who} ({finding.signatures.get(who, 'the reference')})",
-        **{k: v for k, v in result.to_json().items() if v is not None},
+        **{k: v for k, v in statistics_of(result.to_json()).items() if v is not None},
     }
 
 

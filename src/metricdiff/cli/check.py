@@ -20,7 +20,7 @@ from metricdiff.impls import AnyAdapter, adapter_for_family, adapter_names, fami
 
 def run(args: argparse.Namespace) -> int:
     from metricdiff.comparison.expectations import run_cases
-    from metricdiff.reports.check import problem_lines, write_reports
+    from metricdiff.reports.check import departure_lines, problem_lines, write_reports
 
     names = args.impl or adapter_names()
     # Everything that can be wrong with the command line, before anything runs.
@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     folder = fixtures_folder(args.fixtures)  # a missing or empty folder is an error
     # By default the specs' worked examples are checked too: the papers' own numbers.
     cases = load_all(folder) if args.fixtures else bundled_cases()
-    out = output_folder(args.out)
+    out = output_folder(args.out) if args.out else None
     adapters: list[AnyAdapter] = []
     for name in names:
         for adapter_family in families_of(name):
@@ -47,42 +47,53 @@ def run(args: argparse.Namespace) -> int:
         )
         for a in adapters
     }
-    try:
-        written = write_reports(out, outcomes, impls, signatures)
-    except OSError as error:  # a full disk: the previous check.md and check.json stay
-        raise OutputError(f"--out {out}: cannot write check.md and check.json: "
-                          f"{error.strerror or error}") from None
+    written = []
+    if out is not None:
+        try:
+            written = write_reports(out, outcomes, impls, signatures)
+        except OSError as error:  # a full disk: the previous check.md and check.json stay
+            raise OutputError(f"--out {out}: cannot write check.md and check.json: "
+                              f"{error.strerror or error}") from None
     found = problem_lines(outcomes)
     for line in found:
         print(line)
+    departing = departure_lines(outcomes)
+    if departing:
+        print(f"not failures: {plural(len(departing), 'must_ case')} missed by a convention "
+              "the implementation declares (the reference configured as it gives its result):")
+        for line in departing:
+            print(f"  {line}")
     print(
         f"{plural(len(cases), 'case')}, {plural(len(impls), 'implementation')}, "
-        f"{plural(len(outcomes), 'outcome')}, {plural(len(found), 'problem')}; "
-        f"wrote {', '.join(str(p) for p in written)}"
+        f"{plural(len(outcomes), 'outcome')}, {plural(len(found), 'problem')}, "
+        f"{plural(len(departing), 'declared departure')}"
+        + (f"; wrote {', '.join(str(p) for p in written)}" if written else "")
     )
-    # Problems are what check reports, not a failure of the run (make report runs
-    # it and goes on); a script that must fail on them reads check.json.
-    return 0
+    # A failure, an accepted reject_ case or a crash is a problem of an
+    # implementation: status 1, as a test runner's.  ``make report`` goes on.
+    return 1 if found else 0
 
 
 def register(commands: Commands) -> None:
     check = commands.add_parser(
         "check", help="every implementation against the fixtures' expected values (exit "
-        "status 0 whatever they find)",
+        "status 1 on a problem)",
         description="Run every implementation on the fixture cases and compare each "
-        "result with the case's expected values; write check.md and check.json. "
-        "Every implementation but the reference runs in a worker process: one that "
-        "raises, dies, hangs past --timeout or returns an invalid result (NaN, a ratio "
-        "above 1) is a crash outcome of that case. "
-        "The exit status is 0 whatever the outcomes: FAIL, ACCEPTED and crash lines "
-        "are the findings, not an error (read check.json's statuses to fail a script "
-        "on them); 2 for bad input (an unknown implementation, a missing or malformed "
+        "result with the case's expected values; with --out, write check.md and "
+        "check.json. Every implementation but the reference runs in a worker process: "
+        "one that raises, dies, hangs past --timeout or returns an invalid result (NaN, "
+        "a ratio above 1) is a crash outcome of that case. A must_ case missed by a "
+        "convention the implementation declares (sacrebleu's smoothing=exp on a case "
+        "the paper scores 0) is 'departs', listed apart: no failure. "
+        "The exit status is 1 when a FAIL, ACCEPTED or crash line is printed, 0 "
+        "otherwise; 2 for bad input (an unknown implementation, a missing or malformed "
         "fixture folder, an --out folder that cannot be created).",
     )
     add_fixtures_option(check, "folder of fixture files (default, or without DIR: the cases "
                         "that ship with metricdiff: its fixture files and the specs' worked "
                         "examples)")
     check.add_argument("--impl", action="append", help="only these implementations")
-    check.add_argument("--out", default="reports", help="folder for check.md and check.json")
+    check.add_argument("--out", metavar="DIR", help="write check.md and check.json into DIR "
+                       "(default: write nothing)")
     add_timeout(check)
     check.set_defaults(run=run)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import warnings
 from collections.abc import Mapping, Sequence
@@ -41,15 +42,18 @@ from metricdiff.scoring import DEFAULT_TIMEOUT, Request, score_requests
 from metricdiff.scoring.isolated import IN_PROCESS
 from metricdiff.scoring.jobs import INVALID
 from metricdiff.scoring.validate import describe, validate
-from metricdiff.statistics import BleuResult
+from metricdiff.statistics import BleuResult, statistics_of
 
 
 def _format_partial(result: Result) -> str:
     """A result with statistics not reported (a user's own implementation): the
     headline, each reported statistic by name, and what is missing."""
-    data = result.to_json()
+    data = statistics_of(result.to_json())
     bleu = isinstance(result, BleuResult)
-    headline = f"BLEU = {result.headline:.2f}" if bleu else f"F = {result.headline:.5f}"
+    decimals = 2 if bleu else 5
+    if result.resolution:  # a number read from a program's output: as it printed it
+        decimals = max(0, round(-math.log10(result.resolution)))
+    headline = f"{'BLEU' if bleu else 'F'} = {result.headline:.{decimals}f}"
     shown = [f"{key} = {value}" for key, value in data.items()
              if value is not None and key not in ("score", "fmeasure")]
     missing = ", ".join(key for key, value in data.items() if value is None)

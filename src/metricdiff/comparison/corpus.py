@@ -157,17 +157,26 @@ class Background(Generic[T]):
         return self._value[0]
 
 
-def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer) -> tuple[Attribution, str]:
+#: What to do about an implementation that declares no profile, in ``compare``.
+UNDECLARED = "give its settings, or run `metricdiff audit`, which infers one"
+#: The same inside ``audit``, which has tried to infer one and found none.
+NOT_INFERRED = ("no profile the audit tried reproduces it on every case (see its "
+                "'inferred profile' line)")
+
+
+def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer,
+                   undeclared: str = UNDECLARED) -> tuple[Attribution, str]:
     """The reference's gap between the profiles of ``a`` and ``b``, axis by axis,
     and a note on what it carried (``scorer.attribute_gap``).  A side that
-    declares no profile has no axis to give: the whole gap is residual."""
+    declares no profile has no axis to give: the whole gap is residual, and the
+    note ends with ``undeclared``, what to do about it."""
     assert a.options is not None and b.options is not None
     for side in (a, b):
         if not side.declared:
             level = reference(a.options) if a.declared else reference(b.options)
             return Attribution(level, level, ()), (
-                f"{side.name} declares no profile, so the whole gap is residual: give its "
-                "settings, or run `metricdiff audit`, which infers one")
+                f"{side.name} declares no profile, so the whole gap is residual: "
+                f"{undeclared}")
     return attribute_gap(a.options, b.options, reference)
 
 
@@ -187,6 +196,7 @@ def compare_corpus(
     pairs: Sequence[tuple[str, str]] = (),
     largest: int = 0,
     progress: Progress | None = None,
+    undeclared: str = UNDECLARED,
 ) -> Comparison:
     """Compare implementations on each metric of ``samples`` (metric -> the
     corpus as that metric reads it: ROUGE's sentences separated by line breaks).
@@ -202,7 +212,9 @@ def compare_corpus(
     Each implementation's gap to the paper is split by axis (the star); a
     pair's gap is split for the ``pairs`` asked for, for every pair when at most
     ``EVERY_PAIR_AT_MOST`` implementations are named, and for the ``largest``
-    gaps between two implementations.  ``progress``: a progress line."""
+    gaps between two implementations.  ``progress``: a progress line;
+    ``undeclared``: what the note on the gap of an implementation without a
+    profile says to do (``attribute_pair``)."""
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     known = dict(scored_already or {})
     jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
@@ -222,7 +234,8 @@ def compare_corpus(
     attributed = {}
     for metric, chosen in wanted.items():
         for a, b in chosen:
-            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric])
+            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric],
+                                                                  undeclared)
             if progress is not None:
                 progress.advance("attributing")
     outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
@@ -236,7 +249,8 @@ def compare_corpus(
         scored = {e.name: (e, s.score) for e, s in zip(those, scores, strict=True)
                   if s.score is not None}
         for a, b in _largest(scored, largest, attributed, metric):
-            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric])
+            attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric],
+                                                                  undeclared)
         found = []
         for (m, name_a, name_b), (attribution, note) in attributed.items():
             if m == metric and name_a in scored and name_b in scored:

@@ -23,10 +23,14 @@ from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_reque
 
 EXACT = Tolerance()
 
-#: Outcome statuses, by what they mean for the implementation.
-PASS, FAIL, MATCHES, DIFFERS, REFUSED, ACCEPTED, NOT_APPLICABLE, CRASH = (
-    "pass", "FAIL", "matches", "differs", "refused", "ACCEPTED", "n/a", "crash",
+#: Outcome statuses, by what they mean for the implementation.  ``departs``: a
+#: ``must_`` case the implementation misses by a convention it declares (its
+#: default profile, which the reference configured as it reproduces): no failure.
+PASS, FAIL, MATCHES, DIFFERS, REFUSED, ACCEPTED, NOT_APPLICABLE, CRASH, DEPARTS = (
+    "pass", "FAIL", "matches", "differs", "refused", "ACCEPTED", "n/a", "crash", "departs",
 )
+#: The statuses that mean something is wrong with the implementation.
+PROBLEMS = (FAIL, ACCEPTED, CRASH)
 
 
 @attrs.frozen
@@ -134,7 +138,7 @@ def _prepare(
 
 def _conclude(
     case: Case, expectation: Expectation, base: Outcome, scored: CaseResult,
-    tolerance: Tolerance,
+    tolerance: Tolerance, options: Options | None = None,
 ) -> Outcome:
     """``base`` with what the implementation gave.  An exception it raised is
     its refusal of a reject_ case (``UnsupportedOption``: the case does not
@@ -147,7 +151,57 @@ def _conclude(
     if scored.result is None:
         return attrs.evolve(base, status=CRASH, detail=scored.reason)
     status, detail = _judge(case, expectation, scored.result, tolerance)
+    if status == FAIL and options is not None:
+        convention = declared_convention(case, expectation, options, scored.result, tolerance)
+        if convention:
+            status = DEPARTS
+            detail = f"by its declared convention ({convention}): {detail}"
     return attrs.evolve(base, status=status, detail=detail, result=scored.result)
+
+
+def declared_convention(case: Case, expectation: Expectation, options: Options,
+                        result: Result, tolerance: Tolerance) -> str:
+    """Why an implementation run under ``options`` (its declared profile and the
+    case's pins) misses a ``must_`` expectation by its own conventions, as
+    ``axis=value`` words, or ``""`` when it does not (a real failure).
+
+    It does when the reference configured as ``options`` gives ``result`` (within
+    ``tolerance``) while the reference under the paper's profile and the same pins
+    gives the expected values: the difference is then a value the implementation
+    declares, such as sacrebleu's ``smoothing=exp`` on a case the paper scores 0.
+    The axes named are those of its departures from the paper that miss the
+    expectation on their own; if none does alone, all of them."""
+    from metricdiff.comparison.stages import first_difference
+    from metricdiff.impls import get_adapter
+    from metricdiff.profiles import profile_of, with_overrides
+    from metricdiff.scoring import score
+
+    reference = get_adapter("reference", case.metric)
+
+    def reference_result(config: Options) -> Result | None:
+        return score(reference, case.metric, case.hyps, case.refs, config).result
+
+    try:
+        paper = reference.options(case.metric, {**case.options, **expectation.when})
+    except (UnsupportedOption, ConventionError):
+        return ""
+    mine = reference_result(options)
+    at_paper = reference_result(paper)
+    if (mine is None or first_difference(result, mine, tolerance) is not None
+            or at_paper is None or mismatches(at_paper, expectation)):
+        return ""
+    before, after = profile_of(paper), profile_of(options)
+    departing = [(axis, value) for axis, value in after.items()
+                 if before.get(axis) != value]
+    alone = []
+    for axis, value in departing:
+        try:
+            one = reference_result(with_overrides(paper, {axis: value}))
+        except (ConventionError, ValueError, TypeError):
+            continue
+        if one is not None and mismatches(one, expectation):
+            alone.append((axis, value))
+    return " ".join(f"{axis}={value}" for axis, value in (alone or departing))
 
 
 def run_cases(
@@ -172,7 +226,8 @@ def run_cases(
     scored = iter(score_requests(requests, timeout=timeout, workers=workers))
     return [
         base if options is None
-        else _conclude(case, expectation, base, next(scored)[0], adapter.declared.tolerance)
+        else _conclude(case, expectation, base, next(scored)[0], adapter.declared.tolerance,
+                       options)
         for case, expectation, adapter, base, options in planned
     ]
 
@@ -191,4 +246,4 @@ def run_expectation(
     [[scored]] = score_requests(
         [Request(adapter, case.metric, [(case.hyps, case.refs)], options)], timeout=timeout
     )
-    return _conclude(case, expectation, base, scored, adapter.declared.tolerance)
+    return _conclude(case, expectation, base, scored, adapter.declared.tolerance, options)

@@ -51,6 +51,16 @@ def _flatten(result: Result, skip: frozenset[str] = frozenset()) -> Iterator[tup
             yield stage, float(value)
 
 
+def printed(tolerance: Tolerance, a: Result, b: Result) -> Tolerance:
+    """``tolerance`` for the headlines of ``a`` and ``b``: at least half a unit of
+    the last decimal either was printed with (``resolution``: a program's "48.9"
+    stands for anything from 48.85 to 48.95)."""
+    half = max(a.resolution, b.resolution) / 2
+    if half <= tolerance.absolute:
+        return tolerance
+    return attrs.evolve(tolerance, absolute=half)
+
+
 def _same(a: float, b: float, tolerance: Tolerance) -> bool:
     if math.isnan(a) or math.isnan(b):
         return math.isnan(a) and math.isnan(b)
@@ -64,6 +74,8 @@ def first_difference(a: Result, b: Result, tolerance: Tolerance) -> Difference |
     unreported = a.unknown | b.unknown
     left, right = dict(_flatten(a, unreported)), dict(_flatten(b, unreported))
     order = stages(a)
+    headline = order[-1]
+    at_headline = printed(tolerance, a, b)
 
     def position(field: str) -> tuple[int, int]:
         stage, _, index = field.partition("[")
@@ -78,7 +90,8 @@ def first_difference(a: Result, b: Result, tolerance: Tolerance) -> Difference |
     for field in fields:
         if field not in left or field not in right:
             return Difference(field, left.get(field, math.nan), right.get(field, math.nan))
-        if not _same(left[field], right[field], tolerance):
+        if not _same(left[field], right[field],
+                     at_headline if field == headline else tolerance):
             return Difference(field, left[field], right[field])
     return None
 
@@ -90,7 +103,7 @@ def headline_delta(a: Result, b: Result) -> float:
 
 def headlines_differ(a: Result, b: Result, tolerance: Tolerance) -> bool:
     """Whether the quoted numbers differ: what a user of both would trip over."""
-    return quoted_differ(a.headline, b.headline, tolerance)
+    return quoted_differ(a.headline, b.headline, printed(tolerance, a, b))
 
 
 def quoted_differ(a: float, b: float, tolerance: Tolerance) -> bool:

@@ -10,9 +10,11 @@ from collections.abc import Sequence
 
 from metricdiff.cases.case import Case
 from metricdiff.findings.explain import Reproducer, changed, explain
+from metricdiff.findings.finding import Finding
 from metricdiff.impls.base import Tolerance
-from metricdiff.profiles import profile_of, with_overrides
-from metricdiff.profiles.metrics import Options, Result
+from metricdiff.profiles import BleuOptions, profile_of, with_overrides
+from metricdiff.profiles.clauses import clause_of_statistic
+from metricdiff.profiles.metrics import Options, Result, paper_options
 
 #: A cause: the axes (comma-separated, or ``unexplained``) and their two values.
 Cause = tuple[str, tuple[str, str]]
@@ -80,3 +82,46 @@ def reproducing(left: Options | None, cause: Cause) -> Options | None:
         return with_overrides(left, dict(zip(axis.split(","), new.split(","), strict=True)))
     except Exception:
         return None
+
+
+def unexplained_cause(finding: Finding, options: Options | None) -> str:
+    """An unexplained difference named by the clause of ``spec/`` where it starts,
+    for an implementation of profile ``options``: ``counts[0] differs where the
+    hypothesis repeats a word more often than the reference: clipping
+    (BLEU-CLIP)``.  The ``where`` part is said when the finding's example shows
+    the situation the clause governs (a repeated n-gram, for clipping)."""
+    paper = profile_of(paper_options(finding.metric))
+    profile = paper if options is None else profile_of(options)
+    field = finding.first_difference.split(":")[0].strip() or "the score"
+    clause = clause_of_statistic(finding.metric, field, profile, paper)
+    name = clause.member(profile) if clause.named_by else clause.id
+    where = ""
+    if clause.id == "BLEU-CLIP" and isinstance(options, BleuOptions):
+        order = _order(field)
+        if order is not None and _repeats(finding.example.hyps, finding.example.refs,
+                                          options, order):
+            gram = "a word" if order == 1 else f"a {order}-gram"
+            where = f" where the hypothesis repeats {gram} more often than the reference"
+    about = f"{clause.about} " if clause.about else ""
+    return f"{field} differs{where}: {about}({name})"
+
+
+def _order(field: str) -> int | None:
+    """The n-gram order of ``counts[i]`` (i + 1), or None."""
+    _, _, index = field.partition("[")
+    return int(index.rstrip("]")) + 1 if index.rstrip("]").isdigit() else None
+
+
+def _repeats(hyps: Sequence[str], refs: Sequence[Sequence[str | None]], options: BleuOptions,
+             order: int) -> bool:
+    """Whether some hypothesis holds an n-gram of ``order`` more often than any of
+    its references does, though one does (where clipping bites: BLEU-CLIP)."""
+    from metricdiff.impls.reference.bleu import max_ref_counts, ngram_counts, segment_tokens
+
+    for hyp, segment in zip(hyps, refs, strict=False):
+        mine = ngram_counts(segment_tokens(hyp, options), order)
+        most = max_ref_counts([ngram_counts(segment_tokens(ref, options), order)
+                               for ref in segment if ref is not None])
+        if any(len(gram) == order and 0 < most[gram] < count for gram, count in mine.items()):
+            return True
+    return False

@@ -8,7 +8,7 @@ The field names of ``Finding.to_json`` are public (reports and users' scripts re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -142,9 +142,11 @@ def who(finding: Finding) -> str:
     return finding.impl_a
 
 
-def by_cause(findings: Sequence[Finding]) -> list[tuple[str, list[Finding]]]:
-    """Findings grouped by kind and cause, the most frequent cause first."""
+def by_cause(findings: Sequence[Finding], cause: Callable[[Finding], str] | None = None
+             ) -> list[tuple[str, list[Finding]]]:
+    """Findings grouped by kind and cause (``cause``: how a finding's is said;
+    ``cause_of`` by default), the most frequent cause first."""
     groups: dict[str, list[Finding]] = {}
     for finding in findings:
-        groups.setdefault(f"[{finding.kind}] {cause_of(finding)}", []).append(finding)
+        groups.setdefault(f"[{finding.kind}] {(cause or cause_of)(finding)}", []).append(finding)
     return sorted(groups.items(), key=lambda item: (-sum(f.count for f in item[1]), item[0]))

@@ -11,6 +11,14 @@ again from there, up to ``MAX_ROUNDS`` times.  Once a configuration reproduces
 every case, each other value one step away that reproduces them too is listed:
 those axes are not pinned down by the cases (say, how ties in reference length
 are broken, when no case has a tie).
+
+A profile that fits is not proof: on a few lines a defect (counts not clipped)
+can give the numbers some convention gives (``period-split`` and lowercasing on
+four lines).  So the inference counts the profiles that fit with as few
+changes (``fits``) and knows how many of the cases were the bundled fixtures,
+whose cases tell a defect from a convention; without them, or with several
+profiles fitting, the line it prints says that a defect may explain the
+results as well.
 """
 
 from __future__ import annotations
@@ -22,7 +30,14 @@ import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.stages import first_difference, stages
-from metricdiff.findings.explain import Reproducer, changed, explain, single_changes
+from metricdiff.findings.explain import (
+    Explanation,
+    Reproducer,
+    changed,
+    explain,
+    search,
+    single_changes,
+)
 from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Options, Result
@@ -31,6 +46,8 @@ from metricdiff.wording import plural
 #: How many greedy steps may precede the last search of one or two changes: at
 #: most 2 + MAX_ROUNDS - 1 axes away from the paper's profile.
 MAX_ROUNDS = 3
+#: Profiles that fit are counted up to this many ("at least ...").
+MAX_FITS = 50
 
 
 @attrs.frozen
@@ -50,6 +67,29 @@ class Inference:
     total: int
     loose: tuple[tuple[str, tuple[str, ...]], ...] = ()
     first_difference: str = ""
+    #: How many configurations reproduce every case with as few changes as
+    #: ``options`` (itself included; at most ``MAX_FITS``).
+    fits: int = 1
+    #: How many of the cases were bundled fixtures.
+    fixtures: int = 0
+
+    @property
+    def uncertain(self) -> bool:
+        """Whether a defect may fit the results as well as the profile: no bundled
+        fixture among the cases, or several profiles fitting them."""
+        return self.found and (self.fixtures == 0 or self.fits > 1)
+
+    def caveat(self) -> str:
+        """What the profile found is worth, when it may be a defect's disguise."""
+        if not self.uncertain:
+            return ""
+        many = (f"at least {MAX_FITS}" if self.fits >= MAX_FITS else str(self.fits))
+        fitting = (f"{many} profiles fit them with as few changes" if self.fits > 1
+                   else "no other profile fits them with as few changes")
+        why = ("" if self.fixtures else
+               "; inferred from your cases alone: the bundled fixtures, left out here "
+               "(--no-fixtures), tell the two apart")
+        return f"; {fitting}, and a defect may explain them as well{why}"
 
     @property
     def found(self) -> bool:
@@ -67,7 +107,7 @@ class Inference:
         changes = " ".join(f"{a}={v}" for a, v in self.changes().items()) or "the paper's"
         tally = f"reproduces {self.reproduced}/{plural(self.total, 'case')}"
         if self.found:
-            line = f"inferred profile of {self.impl}: {changes} ({tally})"
+            line = f"inferred profile of {self.impl}: {changes} ({tally}{self.caveat()})"
             if self.loose:
                 open_axes = ", ".join(
                     f"{axis} ({'|'.join((profile_of(self.options)[axis], *values))})"
@@ -91,6 +131,9 @@ class Inference:
             "total": self.total,
             "loose": {axis: list(values) for axis, values in self.loose},
             "first_difference": self.first_difference,
+            "fits": self.fits,
+            "fixtures": self.fixtures,
+            "uncertain": self.uncertain,
         }
 
 
@@ -134,6 +177,22 @@ def _loose(reproducer: Reproducer, options: Options) -> tuple[tuple[str, tuple[s
     return tuple((axis, tuple(values)) for axis, values in others.items())
 
 
+def _fits(reproducer: Reproducer, base: Options, found: Explanation) -> int:
+    """How many configurations as few changes from ``base`` as ``found``'s
+    reproduce every case (at most ``MAX_FITS``): the explainer stops at the first."""
+    size = len(found.axis.split(",")) if found.axis else 0
+    if size == 0:
+        return 1
+    fitting = 0
+    for changes, _ in search(base, reproducer, single_changes(base)):
+        if len(changes) > size:
+            break
+        fitting += 1
+        if fitting >= MAX_FITS:
+            break
+    return max(fitting, 1)
+
+
 def infer(
     impl: str,
     metric: str,
@@ -141,14 +200,18 @@ def infer(
     samples: Sequence[Sample],
     targets: Sequence[Result],
     tolerance: Tolerance,
+    fixtures: int = 0,
 ) -> Inference:
     """The configuration of the reference, searched from ``start``, that
-    reproduces ``targets`` (the implementation's results) on ``samples``."""
+    reproduces ``targets`` (the implementation's results) on ``samples``, of
+    which ``fixtures`` are bundled fixtures."""
     reproducer = Reproducer(metric, samples, targets, tolerance)
     current = start
+    fits = 1
     for _ in range(MAX_ROUNDS):
         explanation = explain(metric, current, samples, targets, tolerance)
         if explanation.options is not None:
+            fits = _fits(reproducer, current, explanation)
             current = explanation.options
             break
         step = _closer(reproducer, current)
@@ -158,7 +221,7 @@ def infer(
     reproduced, _ = _closeness(reproducer, current)
     if reproduced == len(targets):
         return Inference(impl, metric, start, current, reproduced, len(targets),
-                         _loose(reproducer, current))
+                         _loose(reproducer, current), fits=fits, fixtures=fixtures)
     difference = reproducer.difference(current)
     return Inference(impl, metric, start, current, reproduced, len(targets),
-                     first_difference=str(difference or ""))
+                     first_difference=str(difference or ""), fixtures=fixtures)

@@ -51,6 +51,7 @@ from metricdiff.locks.reading import loads, read
 from metricdiff.locks.trust import SAFE, Trust, check_implementations, readable_input
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.scoring import DEFAULT_TIMEOUT, CaseResult, Request, score_requests
+from metricdiff.statistics import statistics_of
 
 # --- what is scored ---------------------------------------------------------
 
@@ -141,7 +142,7 @@ def recorded_fields(result: Result) -> dict[str, Any]:
     null in ``to_json``); TOML has no null, and a statistic nobody reported is
     nothing to reproduce, so it is left out, and ``compare_entries`` checks only
     what was recorded."""
-    return {key: plain_value(value) for key, value in result.to_json().items()
+    return {key: plain_value(value) for key, value in statistics_of(result.to_json()).items()
             if value is not None}
 
 

@@ -47,6 +47,9 @@ class Clause:
     #: Claims its statistics only from a profile that departs from the paper on
     #: ``axes`` (a smoothing method, not the unsmoothed p_n it replaces).
     when_departing: bool = False
+    #: What the clause does, in a few words, for a difference that lands in it
+    #: (``clipping``): how the audit's text output names it.
+    about: str = ""
 
     def member(self, profile: Mapping[str, str]) -> str:
         """The clause a profile follows: ``id`` itself, or for a family the member
@@ -64,12 +67,13 @@ class Clause:
 
 
 def _family(prefix: str, axes: tuple[str, ...], values: Mapping[str, str],
-            statistics: tuple[str, ...], when_departing: bool = False) -> Clause:
+            statistics: tuple[str, ...], when_departing: bool = False,
+            about: str = "") -> Clause:
     """A family of variant clauses ``PREFIX-SUFFIX``, one per value of its first
     axis (``values``: value -> suffix)."""
     members = {value: f"{prefix}-{suffix}" for value, suffix in values.items()}
     return Clause(f"{prefix}-*", axes, statistics, named_by=axes[0], members=members,
-                  when_departing=when_departing)
+                  when_departing=when_departing, about=about)
 
 
 #: family -> its clauses, in the order of the spec.
@@ -78,16 +82,17 @@ CLAUSES: dict[str, tuple[Clause, ...]] = {
         _family("BLEU-TOK", ("tokenize", "entities"),
                 {"none": "NONE", "13a": "13A", "intl": "INTL", "zh": "ZH",
                  "zh-sacrebleu": "ZH", "char": "CHAR"},
-                statistics=("sys_len",)),
+                statistics=("sys_len",), about="tokenization"),
         Clause("BLEU-CASE", ("lowercase", "lowercase_stage")),
-        Clause("BLEU-NGRAM", statistics=("totals",)),
-        Clause("BLEU-CLIP", statistics=("counts",)),
+        Clause("BLEU-NGRAM", statistics=("totals",), about="counting the n-grams"),
+        Clause("BLEU-CLIP", statistics=("counts",), about="clipping"),
         Clause("BLEU-STATS"),
-        Clause("BLEU-PN", statistics=("precisions",)),
+        Clause("BLEU-PN", statistics=("precisions",), about="the modified precision"),
         Clause("BLEU-REFLEN", ("ref_length", "closest_tie", "empty_reference"),
-               statistics=("ref_len",)),
-        Clause("BLEU-BP", ("empty_bp",), statistics=("bp",)),
-        Clause("BLEU-SCORE", ("max_order", "weights"), statistics=("score",)),
+               statistics=("ref_len",), about="the effective reference length"),
+        Clause("BLEU-BP", ("empty_bp",), statistics=("bp",), about="the brevity penalty"),
+        Clause("BLEU-SCORE", ("max_order", "weights"), statistics=("score",),
+               about="the geometric mean of the precisions"),
         Clause("BLEU-PRECISION"),
         Clause("BLEU-EMPTY-ORDER", ("empty_order",)),
         Clause("BLEU-ALL-ZERO", ("all_zero",)),
@@ -96,28 +101,37 @@ CLAUSES: dict[str, tuple[Clause, ...]] = {
                  "cc4": "CC4", "cc5": "CC5", "cc6": "CC6", "cc7": "CC7",
                  "epsilon": "EPSILON", "float-min": "FLOAT-MIN",
                  "skip": "SKIP"},
-                statistics=("precisions",), when_departing=True),
+                statistics=("precisions",), when_departing=True, about="smoothing"),
         Clause("BLEU-LEVEL", ("level",)),
         Clause("BLEU-EMPTY", ("empty_policy",)),
     ),
     "rouge": (
-        Clause("ROUGE-TOKENIZE", ("tokenize",), statistics=("ref_total", "hyp_total")),
+        Clause("ROUGE-TOKENIZE", ("tokenize",), statistics=("ref_total", "hyp_total"),
+               about="tokenization"),
         Clause("ROUGE-CASE", ("lowercase", "lowercase_stage")),
         Clause("ROUGE-STEM", ("stemmer", "stem_min_length")),
         Clause("ROUGE-STOPWORDS", ("stopwords",)),
         Clause("ROUGE-TRUNCATE", ("truncate", "truncate_side")),
         Clause("ROUGE-EMPTY", ("empty_policy",)),
-        Clause("ROUGE-N", statistics=("matches",), variants=("n",)),
+        Clause("ROUGE-N", statistics=("matches",), variants=("n",),
+               about="matching n-grams"),
         Clause("ROUGE-COUNTS", ("counts",)),
         Clause("ROUGE-N-MULTI", variants=("n",)),
-        Clause("ROUGE-L", statistics=("matches",), variants=("l", "lsum")),
-        Clause("ROUGE-L-SUMMARY", statistics=("matches",), variants=("lsum",)),
+        Clause("ROUGE-L", statistics=("matches",), variants=("l", "lsum"),
+               about="the longest common subsequence"),
+        Clause("ROUGE-L-SUMMARY", statistics=("matches",), variants=("lsum",),
+               about="the summary-level union LCS"),
         Clause("ROUGE-LSUM", ("sentence_split",)),
-        Clause("ROUGE-W", ("weight", "wlcs"), statistics=("matches",)),
-        Clause("ROUGE-S", ("skip",), statistics=("matches",), variants=("s", "su")),
-        Clause("ROUGE-SU", ("su_unigrams",), statistics=("matches",)),
-        Clause("ROUGE-SCORE", statistics=("recall", "precision")),
-        Clause("ROUGE-F-MEASURE", ("f_measure",), statistics=("fmeasure",)),
+        Clause("ROUGE-W", ("weight", "wlcs"), statistics=("matches",),
+               about="the weighted LCS"),
+        Clause("ROUGE-S", ("skip",), statistics=("matches",), variants=("s", "su"),
+               about="matching skip-bigrams"),
+        Clause("ROUGE-SU", ("su_unigrams",), statistics=("matches",),
+               about="matching skip-bigrams and unigrams"),
+        Clause("ROUGE-SCORE", statistics=("recall", "precision"),
+               about="recall and precision"),
+        Clause("ROUGE-F-MEASURE", ("f_measure",), statistics=("fmeasure",),
+               about="the F-measure"),
         Clause("ROUGE-MULTI-REF", ("multi_ref",)),
         Clause("ROUGE-ROUNDING", ("rounding",)),
         Clause("ROUGE-REPORT", ("report",)),

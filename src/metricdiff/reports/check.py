@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from metricdiff.atomic import write_group
-from metricdiff.comparison.expectations import Outcome
+from metricdiff.comparison.expectations import DEPARTS, PROBLEMS, Outcome
 from metricdiff.markdown_text import code, escape
 from metricdiff.reports.markdown import table
 
@@ -72,7 +72,15 @@ def summary_table(outcomes: Sequence[Outcome], impls: Sequence[str]) -> str:
 def problems(outcomes: Sequence[Outcome]) -> list[Outcome]:
     """Outcomes that mean something is wrong: a failed must_, an accepted
     reject_, a crash."""
-    return [o for o in outcomes if o.status in ("FAIL", "ACCEPTED", "crash")]
+    return [o for o in outcomes if o.status in PROBLEMS]
+
+
+def departure_lines(outcomes: Sequence[Outcome]) -> list[str]:
+    """One line per ``must_`` case an implementation misses by a convention it
+    declares (``departs``), named as ``problem_lines`` names a problem."""
+    label = labeller(outcomes)
+    return [f"{o.status}: {o.impl} on {label(o)}: {o.detail}" for o in outcomes
+            if o.status == DEPARTS]
 
 
 def problem_lines(outcomes: Sequence[Outcome]) -> list[str]:
@@ -89,6 +97,8 @@ def render_markdown(
         "# metricdiff check: implementations on the bundled fixtures",
         "",
         "Statuses: `pass`/`FAIL` for `must_` cases (value fixed by the paper), "
+        "`departs` for a `must_` case missed by a convention the implementation declares "
+        "(the reference configured as it gives its result; no failure), "
         "`matches`/`differs` for `conv_` cases (value depends on a convention; "
         "never a failure), `refused`/`ACCEPTED` for `reject_` cases, `n/a` where the "
         "implementation cannot honour an axis the case pins, `crash` where it raised.",

@@ -47,6 +47,7 @@ from metricdiff.reports.packages import HEADERS as PACKAGE_HEADERS
 from metricdiff.reports.packages import INTRO as PACKAGES_INTRO
 from metricdiff.reports.packages import defects_cell, departures_cell
 from metricdiff.reports.visible import visible, visible_html
+from metricdiff.statistics import statistics_of
 from metricdiff.wording import plural
 
 #: Where the typical difference of two implementations (the mean |Δ| over the
@@ -374,7 +375,7 @@ def _result_text(result: Result | None) -> str:
     if result is None:
         return "–"
     parts = []
-    for key, value in result.to_json().items():
+    for key, value in statistics_of(result.to_json()).items():
         if value is None:
             shown = "?"
         elif isinstance(value, list):

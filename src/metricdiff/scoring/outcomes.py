@@ -59,7 +59,7 @@ def _packable(outcome: CaseResult) -> tuple[Any, ...] | None:
         numbers = _rouge_numbers(result)
     else:
         return None
-    if result.unknown:
+    if result.unknown or result.resolution:
         return None
     for number in numbers:
         if type(number) is int:

@@ -16,14 +16,17 @@ own one-line error (or, for the journal, into a line it ignores).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
+
+import attrs
 
 from metricdiff.errors import RowError
 from metricdiff.profiles.metrics import Result
 from metricdiff.scoring.jobs import OK, STATUSES, CaseResult
 from metricdiff.scoring.validate import FIELD_KINDS, validate, within
-from metricdiff.statistics import BleuResult, RougeResult
+from metricdiff.statistics import RESOLUTION, BleuResult, RougeResult
 
 #: Each family's fields, as ``to_json`` writes them: the headline first, and
 #: whether the field is a list (one value per n-gram order).
@@ -43,6 +46,13 @@ def result_from_row(data: object, family: str) -> Result:
     type and range tests, ``validate``'s own; the messages are made only for the
     others.)"""
     fields = FIELDS[family]
+    resolution = 0.0
+    if type(data) is dict and RESOLUTION in data:  # a printed headline's (``cmd:``)
+        data = dict(data)
+        resolution = data.pop(RESOLUTION)
+        if not (type(resolution) in _NUMBERS and 0 < resolution < math.inf):
+            raise RowError(f"{RESOLUTION} must be a positive number, not {resolution!r}",
+                           RESOLUTION)
     if not (type(data) is dict and data.keys() <= fields.keys()
             and data.get(next(iter(fields))) is not None):
         _explain_malformed(data, family)
@@ -57,7 +67,7 @@ def result_from_row(data: object, family: str) -> Result:
     if not fine:  # ... which validate says, in its words
         problem = validate(result) or "a value out of its range"
         raise RowError(problem, next((name for name in fields if name in problem), None))
-    return result
+    return attrs.evolve(result, resolution=float(resolution)) if resolution else result
 
 
 _NUMBERS = (int, float)

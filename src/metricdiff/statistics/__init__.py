@@ -34,9 +34,24 @@ def _numbers(value: Any) -> tuple[Any, ...]:
     return () if value is None else tuple(value)
 
 
-def _with_gaps(data: dict[str, Any], unknown: frozenset[str]) -> dict[str, Any]:
-    """``data`` with the unreported statistics written as null."""
-    return {key: None if key in unknown else value for key, value in data.items()}
+def _with_gaps(data: dict[str, Any], unknown: frozenset[str],
+               resolution: float = 0.0) -> dict[str, Any]:
+    """``data`` with the unreported statistics written as null, and the
+    headline's ``resolution`` when it has one (only then: it is no statistic)."""
+    shown = {key: None if key in unknown else value for key, value in data.items()}
+    if resolution:
+        shown[RESOLUTION] = resolution
+    return shown
+
+
+#: The key of ``to_json`` that holds a printed headline's resolution: not a
+#: statistic, so what lists a result's statistics leaves it out.
+RESOLUTION = "resolution"
+
+
+def statistics_of(data: dict[str, Any]) -> dict[str, Any]:
+    """A ``to_json`` without its ``resolution``: the statistics alone."""
+    return {key: value for key, value in data.items() if key != RESOLUTION}
 
 
 @attrs.frozen
@@ -86,6 +101,10 @@ class BleuResult:
     counts: tuple[float, ...]
     totals: tuple[float, ...]
     unknown: frozenset[str] = attrs.field(default=frozenset(), kw_only=True)
+    #: The unit of the last decimal the score was printed with, on this scale
+    #: (0.1 for a program's "48.9"), or 0 for a number as computed: a printed
+    #: number stands for anything within half a unit of it (``comparison.stages``).
+    resolution: float = attrs.field(default=0.0, kw_only=True)
 
     @property
     def headline(self) -> float:
@@ -101,7 +120,7 @@ class BleuResult:
             "ref_len": self.ref_len,
             "counts": list(self.counts),
             "totals": list(self.totals),
-        }, self.unknown)
+        }, self.unknown, self.resolution)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BleuResult:
@@ -115,6 +134,7 @@ class BleuResult:
             _numbers(data["counts"]),
             _numbers(data["totals"]),
             unknown=_unreported(data),
+            resolution=data.get(RESOLUTION, 0.0),
         )
 
 
@@ -136,6 +156,8 @@ class RougeResult:
     hyp_total: float = 0.0
     ref_total: float = 0.0
     unknown: frozenset[str] = attrs.field(default=frozenset(), kw_only=True)
+    #: As ``BleuResult.resolution``, of F.
+    resolution: float = attrs.field(default=0.0, kw_only=True)
 
     @property
     def headline(self) -> float:
@@ -151,7 +173,7 @@ class RougeResult:
             "matches": self.matches,
             "hyp_total": self.hyp_total,
             "ref_total": self.ref_total,
-        }, self.unknown)
+        }, self.unknown, self.resolution)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RougeResult:
@@ -164,6 +186,7 @@ class RougeResult:
             _number(data["hyp_total"]),
             _number(data["ref_total"]),
             unknown=_unreported(data),
+            resolution=data.get(RESOLUTION, 0.0),
         )
 
 

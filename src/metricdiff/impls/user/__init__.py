@@ -49,7 +49,8 @@
     * ``#scale=X``: multiply the number read by X (mteval prints BLEU on 0-1:
       ``#scale=100``);
     * ``#digits=N``: the program prints N decimals, so numbers within half a unit
-      of the last one are equal (default: 2 for BLEU on 0-100, 4 for ROUGE on 0-1);
+      of the last one are equal (default: the decimals each score is printed
+      with: "48.9" stands for 48.85 to 48.95);
     * ``#timeout=S``: seconds the program may take (default 300; at most
       1,000,000).
 

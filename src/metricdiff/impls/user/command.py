@@ -37,21 +37,29 @@ DEFAULT_PATTERNS = {
     ),
 }
 _BARE_NUMBER = re.compile(rf"\s*({_NUMBER})\s*")
-#: Decimals printed when ``#digits`` does not say: sacrebleu and multi-bleu.perl
-#: print BLEU with 2 (on 0-100), and 4 on ROUGE's 0-1 is as many significant ones.
-DEFAULT_DIGITS = {"bleu": 2, "rouge": 4}
 
 
 def tolerance_of(command: CommandLine, family_name: str) -> Tolerance:
+    """With ``#digits=N``: half a unit of the N-th decimal (times ``#scale``).
+    Without: none here; each score read carries the decimals it was printed with
+    (``Result.resolution``), and a comparison allows half a unit of the last one
+    (``comparison.stages.printed``): "48.9" stands for 48.85 to 48.95."""
     digits = command.digits
-    if digits is None:  # the default is on metricdiff's scale, whatever #scale says
-        digits, scale = DEFAULT_DIGITS[family_name], 1.0
-    else:
-        scale = command.scale
+    if digits is None:
+        return Tolerance(reason="the score is read as the program prints it, to the "
+                         "decimals it prints")
     return Tolerance(
-        absolute=0.5 * 10.0**-digits * scale,
+        absolute=0.5 * 10.0**-digits * command.scale,
         reason=f"the score is read as the program prints it, to {digits} decimals",
     )
+
+
+def printed_decimals(text: str) -> int:
+    """How many decimals a number was printed with: ``48.9`` 1, ``49`` 0,
+    ``4.89e1`` 1, ``5e2`` -2 (a unit of 100)."""
+    mantissa, _, exponent = text.lower().partition("e")
+    _, _, fraction = mantissa.partition(".")
+    return len(fraction) - (int(exponent) if exponent else 0)
 
 
 _LINE_BREAKS = re.compile(r"\r\n|\r|\n")
@@ -91,6 +99,13 @@ def read_score(output: str, pattern: re.Pattern[str] | None, family_name: str) -
     ``#score``) sacrebleu 2's JSON, or the whole output if it is one number.
     Output that holds several different scores is invalid: taking the first
     would be a silent guess (``#score`` says which)."""
+    return read_printed(output, pattern, family_name)[0]
+
+
+def read_printed(output: str, pattern: re.Pattern[str] | None, family_name: str
+                 ) -> tuple[float, int]:
+    """``read_score``'s number, and the decimals it was printed with (the
+    fewest, where the output prints it more than once)."""
     found = _scores(output, pattern, family_name)
     if not found:
         shown = " ".join(output.split())[:80] or "(nothing)"
@@ -105,7 +120,7 @@ def read_score(output: str, pattern: re.Pattern[str] | None, family_name: str) -
         shown = ", ".join(dict.fromkeys(str(text) for text in found))
         raise InvalidOutput(f"the output holds {len(set(values))} different scores ({shown}); "
                             "give #score=REGEX to say which is the score")
-    return values[0]
+    return values[0], min(printed_decimals(text.strip()) for text in found)
 
 
 def _scores(output: str, pattern: re.Pattern[str] | None, family_name: str) -> list[str]:
@@ -216,8 +231,13 @@ class CommandAdapter(UserAdapter):
     ) -> Result:
         self.check_metric(metric)
         output = self._run(hyps, refs)
-        score = read_score(output, self.command.pattern, self.family) * self.command.scale
-        return result_from_fields(self.family, {FIELDS[self.family][0]: score})
+        number, decimals = read_printed(output, self.command.pattern, self.family)
+        command = self.command
+        score = number * command.scale
+        # ``#digits`` wins over what is printed (a program that drops trailing zeros).
+        unit = 10.0 ** -(decimals if command.digits is None else command.digits)
+        result = result_from_fields(self.family, {FIELDS[self.family][0]: score})
+        return attrs.evolve(result, resolution=unit * command.scale)
 
     def score_cases(
         self, metric: str, cases: Cases, options: Options
