@@ -322,15 +322,12 @@ def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
 
 
 def _cause(audit: MetricAudit, finding: Finding) -> str:
-    """A finding's cause as the text output says it: an unexplained difference of
-    your own implementation named by the clause of the spec where it starts
-    (``findings.cause``).  (The peers' keep ``cause_of``'s words for now: the
-    committed reports/audit.txt has them.)"""
+    """A finding's cause as the text output says it: an unexplained difference
+    named by the clause of the spec where it starts (``findings.cause``)."""
     from metricdiff.findings.cause import unexplained_cause
     from metricdiff.findings.finding import COMPARED, cause_of
 
-    if (finding.kind not in COMPARED or finding.axis not in ("", "unexplained")
-            or not own_implementations([finding.impl_a])):
+    if finding.kind not in COMPARED or finding.axis not in ("", "unexplained"):
         return cause_of(finding)
     options = next((p.options for p in audit.participants if p.name == finding.impl_a), None)
     return f"unexplained: {unexplained_cause(finding, options)}"
