@@ -19,7 +19,10 @@ The work (``Work``):
   line a case, and the whole corpus one more (per-segment scores included);
 * ``compare``: a user's corpus as ``metricdiff compare`` scores it: one corpus
   score per implementation and metric, under its declared profile with ROUGE
-  reporting F.
+  reporting F;
+* ``rank``: several systems on one test set as ``metricdiff rank`` scores them:
+  every segment of every system (``systems``, the hypothesis files) a case,
+  under each implementation's declared profile with ROUGE reporting F.
 
 Nothing here asserts a time.
 """
@@ -51,11 +54,12 @@ DATA = HERE / "data" / "translations"
 class Work:
     """What the implementations are asked to score (see the module's docstring)."""
 
-    kind: str  # "main", "audit" or "compare"
+    kind: str  # "main", "audit", "compare" or "rank"
     metrics: tuple[str, ...]
     generate: int = 0  # main
     hyp: str = ""  # audit, compare
-    ref: str = ""
+    ref: str = ""  # audit, compare, rank
+    systems: tuple[str, ...] = ()  # rank: each system's hypothesis file
 
     def to_json(self) -> str:
         return json.dumps(attrs.asdict(self))
@@ -63,7 +67,8 @@ class Work:
     @classmethod
     def from_json(cls, text: str) -> Work:
         data = json.loads(text)
-        return cls(**{**data, "metrics": tuple(data["metrics"])})
+        return cls(**{**data, "metrics": tuple(data["metrics"]),
+                      "systems": tuple(data.get("systems", ()))})
 
 
 def real_pairs(count: int, folder: Path) -> tuple[Path, Path]:
@@ -123,9 +128,19 @@ def _asked(impl: str, work: Work) -> list[tuple[str, Any, Any, list[Any]]]:
 
     fixtures = load_all(fixtures_folder()) if work.kind == "main" else []
     corpus = read_corpus(work.hyp, [work.ref]) if work.hyp else None
+    systems = [read_corpus(hyp, [work.ref]) for hyp in work.systems]
     asked = []
     for metric in work.metrics:
         if not computes(impl, metric):
+            continue
+        if work.kind == "rank":  # as conclusions.rank._requests asks it
+            for entrant in entrants(metric, [impl], "f"):
+                if entrant.name != impl or entrant.options is None:
+                    continue
+                for system in systems:
+                    hyps, refs = system.for_metric(metric).sample
+                    cases = [((hyp,), (tuple(seg),)) for hyp, seg in zip(hyps, refs, strict=True)]
+                    asked.append((metric, resolve(impl, metric), entrant.options, cases))
             continue
         if work.kind == "compare":
             assert corpus is not None
