@@ -150,3 +150,30 @@ def test_remembered_draws_give_the_means_of_draws_made_afresh(
             drawn.append(int(state / (1 << 48) * len(rows)))
         perl_draws.append(drawn)
     assert remembered[0] == _left_to_right_means(rows, perl_draws)
+
+
+@pytest.mark.parametrize("rows", [[[0.1, 0.7, 0.3]], [[0.5, 0.25, 0.3], [1.0, 0.0, 0.0],
+                                                      [0.2, 0.4, 0.1]]])
+def test_bootstrap_average_is_the_mean_of_perls_resamples_summed_in_order(
+    rows: list[list[float]],
+) -> None:
+    from metricdiff.impls.reference.resample import bootstrap_average
+
+    # ROUGE-1.5.5 sorts each column's resample means and adds them one by one
+    # (l. 901-920); one row is every resample (0.1 added 40 times is not 4.0).
+    expected = []
+    for column in zip(*_perl_means_by_hand(rows, 40), strict=True):
+        total = 0.0
+        for value in sorted(column):
+            total += value
+        expected.append(total / 40)
+    found = bootstrap_average(rows, "bootstrap-rouge155", 40, 0)
+    assert list(found) == [pytest.approx(value, abs=1e-15) for value in expected]
+    # numpy's draws (rouge-score's): the median of the resample means, by numpy
+    numpy = pytest.importorskip("numpy")
+    numpy.random.seed(5)
+    means = [numpy.asarray(rows)[numpy.random.choice(len(rows), size=len(rows))].mean(axis=0)
+             for _ in range(40)]
+    medians = numpy.percentile(numpy.asarray(means), 50, axis=0)
+    assert list(bootstrap_average(rows, "bootstrap-median", 40, 5)) == [
+        pytest.approx(float(m), abs=1e-15) for m in medians]

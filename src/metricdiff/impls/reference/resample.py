@@ -84,33 +84,78 @@ def bootstrap_means(
 
     One row is every resample's only draw, and ``resample_indices`` draws no
     random numbers for it: the resamples are that row, without drawing them."""
-    frozen = tuple(tuple(row) for row in rows)
-    return [list(means) for means in _remembered_means(frozen, samples, seed)]
-
-
-# Remembered: the audit's explainer scores a case under many profiles whose
-# per-segment results are the same rows, and the draws depend only on the rows'
-# number and the seed.  Few: each holds ``samples`` rows of means (a thousand by
-# default), and the explainer works through one case at a time.
-@lru_cache(maxsize=64)
-def _remembered_means(
-    rows: tuple[tuple[float, ...], ...], samples: int, seed: int
-) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(means) for means in _drawn_means(rows, samples, seed))
+    return _drawn_means(rows, samples, seed)
 
 
 def _drawn_means(rows: Sequence[Sequence[float]], samples: int, seed: int) -> list[list[float]]:
-    if len(rows) == 1:
-        return [list(rows[0]) for _ in range(samples)]
-    return _column_means(rows, _numpy_draws(len(rows), samples, seed))
+    return _means_matrix(_frozen(rows), "bootstrap-median", samples, seed).tolist()  # type: ignore[no-any-return]
+
+
+def _frozen(rows: Sequence[Sequence[float]]) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(row) for row in rows)
+
+
+def bootstrap_average(rows: Sequence[Sequence[float]], average: str, samples: int, seed: int
+                      ) -> tuple[float, ...]:
+    """Each column's corpus average under a bootstrap ``average`` (a value of the
+    ``corpus_average`` axis) of ``samples`` resamples of ``rows`` (seeded with
+    ``seed``): the mean of the resample means (``bootstrap-mean``; sacrebleu's
+    scheme, ``bootstrap-sacrebleu``), their median (rouge-score's ``mid``,
+    ``bootstrap-median``), or their mean summed in ascending order
+    (ROUGE-1.5.5's "Average", ``bootstrap-rouge155``, whose draws take no seed)."""
+    return _remembered_average(_frozen(rows), average, samples, seed)
+
+
+# Remembered: the audit's explainer and ``rank``'s stability score one corpus
+# under many profiles whose per-segment results are the same rows, and the draws
+# depend only on the rows' number and the seed.
+@lru_cache(maxsize=256)
+def _remembered_average(rows: tuple[tuple[float, ...], ...], average: str, samples: int,
+                        seed: int) -> tuple[float, ...]:
+    if len(rows) == 1 and average != "bootstrap-sacrebleu":
+        # every resample is the one row: its median is the row, its mean (in
+        # any order) the row's value added ``samples`` times, divided back
+        return tuple(value if average == "bootstrap-median"
+                     else _array_mean(numpy.full(samples, value)) for value in rows[0])
+    means = _means_matrix(rows, average, samples, seed)
+    if average == "bootstrap-median":
+        return tuple(median(column.tolist()) for column in means.T)
+    if average == "bootstrap-rouge155":
+        return tuple(_array_mean(numpy.sort(column)) for column in means.T)
+    return tuple(_array_mean(column) for column in means.T)
+
+
+def _array_mean(values: Any) -> float:
+    """``_sequential_mean`` of a numpy vector: ``cumsum`` adds left to right."""
+    return float(numpy.cumsum(values)[-1] / len(values))
+
+
+@lru_cache(maxsize=16)
+def _means_matrix(rows: tuple[tuple[float, ...], ...], average: str, samples: int,
+                  seed: int) -> Any:
+    """The resamples' column means, a read-only ``samples`` x columns array, drawn
+    as ``average`` draws them."""
+    if average == "bootstrap-sacrebleu":
+        means = numpy.asarray(sacrebleu_bootstrap_means(rows, samples, seed))
+    elif len(rows) == 1:  # every draw is the one row, which is its own mean
+        once = [_sequential_mean([value]) for value in rows[0]]
+        means = numpy.tile(numpy.array(once, dtype=numpy.float64), (samples, 1))
+    elif average == "bootstrap-rouge155":
+        means = _column_means(rows, _rouge155_draws(len(rows), samples))
+    else:
+        means = _column_means(rows, _numpy_draws(len(rows), samples, seed))
+    means.setflags(write=False)
+    return means
 
 
 def _numpy_draws(size: int, samples: int, seed: int) -> Any:
-    """The rows each of ``samples`` resamples draws (``resample_indices``)."""
+    """The rows each of ``samples`` resamples draws (``resample_indices``), a
+    ``samples`` x ``size`` array."""
     if size * samples <= REMEMBERED_DRAWS:
         return _remembered_numpy_draws(size, samples, seed)
     generator = numpy_legacy_generator(seed)
-    return [resample_indices(generator, size) for _ in range(samples)]
+    return numpy.array([resample_indices(generator, size) for _ in range(samples)],
+                       dtype=numpy.intp).reshape(samples, size)
 
 
 @lru_cache(maxsize=4)
@@ -131,23 +176,21 @@ def _frozen_matrix(draws: list[list[int]]) -> Any:
 GATHERED_AT_ONCE = 1_000_000
 
 
-def _column_means(rows: Sequence[Sequence[float]], draws: Any) -> list[list[float]]:
-    """For each resample (the rows it draws), each column's mean: the column's
-    drawn values added left to right, starting from 0.0 (``_sequential_mean``),
-    and divided by their number.  numpy's ``cumsum`` adds in that order: it is
-    an accumulation, each partial sum the previous one plus the next value
-    (never a pairwise sum, which ``sum`` is), so every mean is the same float
-    as the sum written out; the values have 0.0 added first, as the sum
-    written out adds them to 0.0 (which makes a -0.0 a 0.0)."""
+def _column_means(rows: Sequence[Sequence[float]], draws: Any) -> Any:
+    """For each resample (the rows it draws), each column's mean, a resamples x
+    columns array: the column's drawn values added left to right, starting from
+    0.0 (``_sequential_mean``), and divided by their number.  numpy's ``cumsum``
+    adds in that order: it is an accumulation, each partial sum the previous one
+    plus the next value (never a pairwise sum, which ``sum`` is), so every mean
+    is the same float as the sum written out; the values have 0.0 added first,
+    as the sum written out adds them to 0.0 (which makes a -0.0 a 0.0)."""
     values = numpy.asarray(rows, dtype=numpy.float64) + 0.0
     size, columns = values.shape
     drawn = numpy.asarray(draws, dtype=numpy.intp)
     block = max(1, GATHERED_AT_ONCE // max(1, size * columns))
-    means: list[list[float]] = []
-    for start in range(0, len(drawn), block):
-        sums = numpy.cumsum(values[drawn[start:start + block]], axis=1)[:, -1, :]
-        means += (sums / drawn.shape[1]).tolist()
-    return means
+    parts = [numpy.cumsum(values[drawn[start:start + block]], axis=1)[:, -1, :]
+             / drawn.shape[1] for start in range(0, len(drawn), block)]
+    return numpy.concatenate(parts) if parts else numpy.zeros((0, columns))
 
 
 def sacrebleu_draws(size: int, samples: int, seed: int) -> Any:
@@ -182,32 +225,22 @@ def perl_rand(seed: int) -> Iterator[float]:
 def rouge155_bootstrap_means(rows: Sequence[Sequence[float]], samples: int) -> list[list[float]]:
     """ROUGE-1.5.5's resamples (ROUGE-CORPUS-AVERAGE; ``bootstrapResampling``,
     ROUGE-1.5.5.pl l. 693-760): resample i calls ``srand(i)`` and draws
-    ``int(rand(N))`` N times; each gives the column means of the rows drawn."""
-    frozen = tuple(tuple(row) for row in rows)
-    return [list(means) for means in _remembered_rouge155_means(frozen, samples)]
-
-
-# Remembered, as ``_remembered_means``: the same rows under many profiles.
-@lru_cache(maxsize=64)
-def _remembered_rouge155_means(
-    rows: tuple[tuple[float, ...], ...], samples: int
-) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(means) for means in _drawn_rouge155_means(rows, samples))
+    ``int(rand(N))`` N times; each gives the column means of the rows drawn
+    (one row: int(rand(1)) is 0 on every draw, each resample is that row)."""
+    return _drawn_rouge155_means(rows, samples)
 
 
 def _drawn_rouge155_means(rows: Sequence[Sequence[float]], samples: int) -> list[list[float]]:
-    size, columns = len(rows), len(rows[0])
-    if size == 1:  # int(rand(1)) is 0 on every draw: each resample is that row
-        once = [_sequential_mean([rows[0][c]]) for c in range(columns)]
-        return [list(once) for _ in range(samples)]
-    return _column_means(rows, _rouge155_draws(size, samples))
+    return _means_matrix(_frozen(rows), "bootstrap-rouge155", samples, 0).tolist()  # type: ignore[no-any-return]
 
 
 def _rouge155_draws(size: int, samples: int) -> Any:
-    """The rows each resample draws: ``srand(i)``, then ``int(rand(N))`` N times."""
+    """The rows each resample draws, a ``samples`` x ``size`` array: ``srand(i)``,
+    then ``int(rand(N))`` N times."""
     if size * samples <= REMEMBERED_DRAWS:
         return _remembered_rouge155_draws(size, samples)
-    return [_perl_draws(i, size) for i in range(samples)]
+    return numpy.array([_perl_draws(i, size) for i in range(samples)],
+                       dtype=numpy.intp).reshape(samples, size)
 
 
 @lru_cache(maxsize=4)

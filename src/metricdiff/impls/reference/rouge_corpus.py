@@ -80,20 +80,10 @@ class CorpusPairs:
         recall, precision, fmeasure = (column / self.pairs for column in self.columns)
         if options.corpus_average == "f-of-means":
             fmeasure = f_score(precision, recall, options.f_measure)
-        elif self.rows is not None and options.corpus_average == "bootstrap-rouge155":
-            means = resample.rouge155_bootstrap_means(self.rows, options.bootstrap_samples)
-            recall, precision, fmeasure = (resample.sorted_mean([m[c] for m in means])
-                                           for c in range(3))
-        elif self.rows is not None and options.corpus_average == "bootstrap-sacrebleu":
-            means = resample.sacrebleu_bootstrap_means(self.rows, options.bootstrap_samples,
-                                                       options.bootstrap_seed)
-            recall, precision, fmeasure = (resample.mean([m[c] for m in means])
-                                           for c in range(3))
         elif self.rows is not None:
-            means = resample.bootstrap_means(self.rows, options.bootstrap_samples,
-                                             options.bootstrap_seed)
-            pick = resample.mean if options.corpus_average == "bootstrap-mean" else resample.median
-            recall, precision, fmeasure = (pick([m[c] for m in means]) for c in range(3))
+            recall, precision, fmeasure = resample.bootstrap_average(
+                self.rows, options.corpus_average, options.bootstrap_samples,
+                options.bootstrap_seed)
         return RougeResult(recall, precision, fmeasure, *(t.value() for t in self.counts))
 
     def _micro(self) -> RougeResult:
