@@ -21,7 +21,7 @@ from metricdiff.profiles.bleu import BleuOptions
 from metricdiff.profiles.clauses import CLAUSES, clause_of_statistic, metric_clauses
 from metricdiff.profiles.metrics import METRICS, paper_options
 from metricdiff.reports.conformance import conformance
-from metricdiff.reports.model import load_audit
+from metricdiff.reports.reading import load_audit
 
 UNCLIPPED = f"python:{ROOT / 'tests' / 'example_impls' / 'unclipped_bleu.py'}:bleu"
 

@@ -32,12 +32,14 @@ from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
 from metricdiff.profiles.clauses import SET_BY_NAME, SPEC_CLAUSES, metric_axes
 from metricdiff.reports import audit_reports, html_cases, json_report
+from metricdiff.reports.cells import listed_cases
 from metricdiff.reports.check import render_markdown
 from metricdiff.reports.conformance import conformance
-from metricdiff.reports.content import listed_cases, metric_report
+from metricdiff.reports.content import metric_report
 from metricdiff.reports.markdown import table
 from metricdiff.reports.matrix import agreements, case_rows, pattern_groups, quantile
-from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run, load_audit
+from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run
+from metricdiff.reports.reading import load_audit
 from metricdiff.reports.visible import visible, visible_html
 from metricdiff.statistics import BleuResult
 

@@ -11,7 +11,8 @@ from typing import Any
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.scoring.jobs import Job
-from metricdiff.scoring.pool import Pool, _Worker
+from metricdiff.scoring.pool import Pool
+from metricdiff.scoring.pool_workers import Worker
 
 ROUGE1 = with_variant(RougeOptions(), "rouge-1")
 
@@ -22,7 +23,7 @@ def job(impl: str) -> Job:
 
 
 def worker(*served: str) -> Any:
-    stand_in = _Worker.__new__(_Worker)
+    stand_in = Worker.__new__(Worker)
     stand_in.served = set(served)
     return stand_in
 

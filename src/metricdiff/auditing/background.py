@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
-from metricdiff.scoring.pool import forget_inherited_workers
+from metricdiff.scoring.pool_workers import forget_inherited_workers
 
 T = TypeVar("T")
 

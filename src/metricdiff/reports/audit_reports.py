@@ -16,7 +16,7 @@ from metricdiff.atomic import write_group
 from metricdiff.errors import OutputError
 from metricdiff.reports import html_report, json_report, markdown, packages
 from metricdiff.reports.content import build
-from metricdiff.reports.model import load_audit
+from metricdiff.reports.reading import load_audit
 
 MARKDOWN_NAME = "report.md"
 HTML_NAME = "report.html"

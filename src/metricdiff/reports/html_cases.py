@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from html import escape
 
-from metricdiff.reports.content import MetricReport, number
+from metricdiff.reports.cells import number
+from metricdiff.reports.content import MetricReport
 from metricdiff.reports.html_parts import attr
 from metricdiff.reports.matrix import (
     FAILED,

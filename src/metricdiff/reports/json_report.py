@@ -23,7 +23,8 @@ import json
 from typing import Any
 
 from metricdiff.findings.finding import Finding, cause_of
-from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report, listed_cases
+from metricdiff.reports.cells import listed_cases
+from metricdiff.reports.content import PAPERS, UNITS, MetricReport, Report
 from metricdiff.reports.matrix import CaseRow
 
 FORMAT = 3

@@ -17,6 +17,7 @@ from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.finding import Finding, cause_of
 from metricdiff.findings.pairs import PairCause
 from metricdiff.markdown_text import code, escape
+from metricdiff.reports.cells import example_texts, excerpt_note, headlines, largest, points
 from metricdiff.reports.content import (
     CELL_LIMIT,
     CORPUS_INTRO,
@@ -30,12 +31,7 @@ from metricdiff.reports.content import (
     MetricReport,
     Report,
     agreement_intro,
-    example_texts,
-    excerpt_note,
-    headlines,
-    largest,
     pair_summary,
-    points,
     share,
     short,
 )

@@ -42,7 +42,7 @@ from metricdiff.scoring.chunks import chunks_of, run_in_process
 from metricdiff.scoring.jobs import CaseResult, Executor, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.pool import Pool
-from metricdiff.scoring.pool import shutdown_workers as _stop_kept
+from metricdiff.scoring.pool_workers import shutdown_workers as _stop_kept
 
 # --------------------------------------------------------------------------
 # For an Executor that sends chunks to other machines

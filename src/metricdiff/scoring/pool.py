@@ -30,90 +30,24 @@ recorded with the reason and the job's remaining chunks are not sent.
 
 from __future__ import annotations
 
-import atexit
-import contextlib
 import itertools
 import math
 import os
 import pickle
-import shutil
-import signal
 import sys
 import tempfile
-import threading
 import time
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 
-import attrs
-
-from metricdiff.impls.user.command import kill_recorded_groups
 from metricdiff.scoring.chunks import chunks_of
 from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
+from metricdiff.scoring.pool_workers import Task, Worker, death, keep_idle, stop, take_kept
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main
-from metricdiff.wording import process_end
-
-
-def _death(process: BaseProcess) -> str:
-    process.join(timeout=5.0)
-    code = process.exitcode
-    if code is None:
-        return "process stopped answering"
-    return process_end(code)
-
-
-@attrs.define
-class _Task:
-    job: int
-    indices: tuple[int, ...]
-
-
-@attrs.define(eq=False)
-class _Worker:
-    process: BaseProcess
-    conn: Connection
-    lifeline: Connection  # never written; closing it stops the worker
-    #: The worker's own temporary folder: its programs' files, and the process
-    #: groups of the programs it runs (``impls.user.command.PROGRAM_GROUPS``).
-    scratch: Path
-    task: _Task | None = None
-    ready: bool = False
-    deadline: float = math.inf
-    #: The implementations it has scored for (its adapters, its memos, its imports).
-    served: set[str] = attrs.Factory(set)
-
-    def kill(self) -> None:
-        """Kill the worker, its process group (a child a ``python:`` function
-        started), the groups of the programs it was running (a ``cmd:`` program
-        in a group of its own), and remove its files."""
-        pid = self.process.pid
-        if pid is not None and hasattr(os, "killpg"):
-            try:  # the worker leads its own session: take its children too
-                os.killpg(pid, signal.SIGKILL)
-            except OSError:  # not yet its own group
-                with contextlib.suppress(OSError):
-                    self.process.kill()
-        else:
-            with contextlib.suppress(OSError):
-                self.process.kill()
-        self.process.join(timeout=5.0)
-        self.close()
-
-    def close(self) -> None:
-        """Close the pipes to a worker that has ended, and end what it left:
-        its programs' process groups and its temporary folder."""
-        self.close_pipes()
-        kill_recorded_groups(self.scratch)
-        shutil.rmtree(self.scratch, ignore_errors=True)
-
-    def close_pipes(self) -> None:
-        self.conn.close()
-        self.lifeline.close()
 
 
 class Pool:
@@ -141,13 +75,13 @@ class Pool:
         # Compact (``Outcomes``): an audit of a large corpus has millions of them.
         self.results = [Outcomes(len(j.cases)) for j in jobs]
         self.job_failure: dict[int, CaseResult] = {}
-        self.pending: deque[_Task] = deque(
-            _Task(number, chunk)
+        self.pending: deque[Task] = deque(
+            Task(number, chunk)
             for number, job in enumerate(jobs)
             for chunk in (chunking or chunks_of)(job)
         )
-        self.idle: list[_Worker] = _take_kept(workers)
-        self.busy: dict[Connection, _Worker] = {}
+        self.idle: list[Worker] = take_kept(workers)
+        self.busy: dict[Connection, Worker] = {}
 
     def run(self) -> list[Outcomes]:
         try:
@@ -201,7 +135,7 @@ class Pool:
             except (OSError, ValueError):  # died while booting
                 self._died(worker)
 
-    def _task_for(self, worker: _Worker) -> _Task:
+    def _task_for(self, worker: Worker) -> Task:
         """The next task for ``worker``, taken out of ``pending``: among the first
         ``AFFINITY_LOOKAHEAD``, the first of an implementation it has served, else
         the first of one no other worker has served, else the first.  A worker
@@ -218,7 +152,7 @@ class Pool:
         del self.pending[place]
         return task
 
-    def _start(self) -> _Worker:
+    def _start(self) -> Worker:
         parent, child = self.context.Pipe(duplex=True)
         life_r, life_w = self.context.Pipe(duplex=False)
         scratch = Path(tempfile.mkdtemp(prefix="metricdiff-worker-"))
@@ -232,7 +166,7 @@ class Pool:
             process.start()
         child.close()
         life_r.close()
-        return _Worker(process, parent, life_w, scratch)
+        return Worker(process, parent, life_w, scratch)
 
     def _wait(self) -> None:
         now = time.monotonic()
@@ -254,7 +188,7 @@ class Pool:
 
     # -- outcomes ------------------------------------------------------------
 
-    def _receive(self, worker: _Worker) -> None:
+    def _receive(self, worker: Worker) -> None:
         try:
             message = worker.conn.recv()
         except (EOFError, OSError, pickle.UnpicklingError):
@@ -278,10 +212,10 @@ class Pool:
         else:  # "raised": score_cases raised for the whole chunk
             self._retry_or_record(task, CaseResult(CRASH, None, message[1]))
 
-    def _died(self, worker: _Worker) -> None:
+    def _died(self, worker: Worker) -> None:
         task, ready = worker.task, worker.ready
         self._discard(worker)
-        how = _death(worker.process)
+        how = death(worker.process)
         worker.kill()  # whatever it left running in its process group
         assert task is not None
         if not ready:
@@ -291,7 +225,7 @@ class Pool:
         else:
             self._retry_or_record(task, CaseResult(CRASH, None, how))
 
-    def _timed_out(self, worker: _Worker) -> None:
+    def _timed_out(self, worker: Worker) -> None:
         task, ready = worker.task, worker.ready
         self._discard(worker)
         worker.kill()
@@ -309,21 +243,21 @@ class Pool:
                 task, CaseResult(TIMEOUT, None, f"no result within {self.timeout:g} s")
             )
 
-    def _retry_or_record(self, task: _Task, outcome: CaseResult) -> None:
+    def _retry_or_record(self, task: Task, outcome: CaseResult) -> None:
         """A chunk that failed as a whole: its cases one by one; a single case
         that failed: that is its outcome."""
         if len(task.indices) == 1:
             self._fill(task, outcome)
         else:
             self.pending.extendleft(
-                _Task(task.job, (index,)) for index in reversed(task.indices)
+                Task(task.job, (index,)) for index in reversed(task.indices)
             )
 
-    def _fail_job(self, task: _Task, outcome: CaseResult) -> None:
+    def _fail_job(self, task: Task, outcome: CaseResult) -> None:
         self.job_failure.setdefault(task.job, outcome)
         self._fill(task, self.job_failure[task.job])
 
-    def _fill(self, task: _Task, outcome: CaseResult) -> None:
+    def _fill(self, task: Task, outcome: CaseResult) -> None:
         for index in task.indices:
             self._set(task.job, index, outcome)
 
@@ -335,21 +269,21 @@ class Pool:
 
     # -- workers -------------------------------------------------------------
 
-    def _release(self, worker: _Worker) -> None:
+    def _release(self, worker: Worker) -> None:
         self.busy.pop(worker.conn, None)
         worker.task, worker.ready, worker.deadline = None, False, math.inf
         self.idle.append(worker)
 
-    def _discard(self, worker: _Worker) -> None:
+    def _discard(self, worker: Worker) -> None:
         self.busy.pop(worker.conn, None)
 
     def _shutdown(self, keep: bool) -> None:
         """Keep the idle workers for the next call (``keep``) or stop them; kill
         the busy ones (there are some only after an exception)."""
         if keep:
-            _keep(self.idle)
+            keep_idle(self.idle)
         else:
-            _stop(self.idle)
+            stop(self.idle)
         for worker in list(self.busy.values()):
             worker.kill()
         self.idle = []
@@ -359,74 +293,6 @@ class Pool:
 #: How far down the pending chunks a worker looks for one of an implementation it
 #: has served (``Pool._task_for``).
 AFFINITY_LOOKAHEAD = 64
-
-
-def _stop(workers: Sequence[_Worker]) -> None:
-    for worker in workers:
-        with contextlib.suppress(OSError, ValueError):
-            worker.conn.send(None)
-    for worker in workers:
-        worker.process.join(timeout=2.0)
-        if worker.process.exitcode is None:
-            worker.kill()
-        else:
-            worker.close()
-
-
-# Idle workers kept between ``run_jobs`` calls, with the adapters they have
-# built: a caller that runs many small batches (the shrinker) pays for a worker
-# and its library's import once, not once per call.  Each gets the parent's
-# environment and sys.path with every chunk, so a kept worker behaves as a new
-# one would; ``shutdown_workers`` (also run at exit) stops them.
-_KEPT: list[_Worker] = []
-_KEPT_LOCK = threading.Lock()
-
-
-def _take_kept(count: int) -> list[_Worker]:
-    with _KEPT_LOCK:
-        alive = [w for w in _KEPT if w.process.is_alive()]
-        dead = [w for w in _KEPT if w not in alive]
-        taken, _KEPT[:] = alive[:count], alive[count:]
-    for worker in dead:
-        worker.kill()
-    return taken
-
-
-def _keep(workers: Sequence[_Worker]) -> None:
-    with _KEPT_LOCK:
-        _KEPT.extend(workers)
-
-
-def shutdown_workers() -> None:
-    """Stop the worker processes kept for later ``run_jobs`` calls."""
-    with _KEPT_LOCK:
-        workers, _KEPT[:] = list(_KEPT), []
-    _stop(workers)
-
-
-atexit.register(shutdown_workers)
-
-
-def forget_inherited_workers() -> None:
-    """In a process forked from one with kept workers (``auditing/background.py``):
-    close its copies of the parent's workers' connections, without stopping them,
-    and start its own workers when needed, from a forkserver of its own (the
-    parent's is not this process's child; ``multiprocessing`` asks as if it were)."""
-    with _KEPT_LOCK:
-        inherited, _KEPT[:] = list(_KEPT), []
-    for worker in inherited:
-        with contextlib.suppress(OSError):
-            worker.close_pipes()  # the parent's worker: its files are not this process's
-    from multiprocessing import forkserver
-
-    server = getattr(forkserver, "_forkserver", None)
-    alive = getattr(server, "_forkserver_alive_fd", None)
-    if server is not None and alive is not None:
-        with contextlib.suppress(OSError):
-            os.close(alive)
-        server._forkserver_pid = None
-        server._forkserver_address = None
-        server._forkserver_alive_fd = None
 
 
 def _poll(conn: Connection) -> bool:
