@@ -8,7 +8,6 @@ import math
 import pytest
 
 import metricdiff
-
 from helpers import run
 from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.cli import build_parser, main

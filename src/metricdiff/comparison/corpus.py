@@ -84,8 +84,9 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str,
     """Who takes part in ``metric``: the reference (the paper's profile) first,
     then ``impls`` (default: every available implementation, and each under
     its named variants, as the audit runs them: ``sacrebleu+intl``, the
-    tokenizer WMT uses for some languages) that implement it.  A named implementation that cannot run takes part with its reason, so that
-    nothing named is dropped in silence.  ``claimed``: the profile of a user's
+    tokenizer WMT uses for some languages) that implement it.  A named
+    implementation that cannot run takes part with its reason, so that nothing
+    named is dropped in silence.  ``claimed``: the profile of a user's
     own implementation (``python:``, ``cmd:``) by name, as its author declares
     it or as the audit inferred it; without one it declares none."""
     names = [REFERENCE, *(impls if impls is not None else adapter_names())]
