@@ -59,10 +59,9 @@ MUST_NOT_RUN = re.compile(r"^\s*(make|pip|pip3|python3? -m pip)\b|\binstall-peer
 
 def pages() -> list[str]:
     """Every page whose commands the tests run, relative to the checkout."""
-    found = ["README.md"] + sorted(
-        str(path.relative_to(ROOT)) for path in (ROOT / "docs").rglob("*.md")
-        if PAGE_FILES not in path.parents)
-    return found
+    return ["README.md", *sorted(str(path.relative_to(ROOT))
+                                 for path in (ROOT / "docs").rglob("*.md")
+                                 if PAGE_FILES not in path.parents)]
 
 
 @dataclass(frozen=True)
@@ -275,7 +274,7 @@ def run_page(page: str, where: Path, timeout: float = 900) -> list[Ran]:
         script += [command.command, f"_s=$?; echo '{mark}'; (exit $_s)"]
     bin_dir = str(Path(sys.executable).parent)
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
-           "PYTHONUNBUFFERED": "1", "COLUMNS": "100"}
+           "PYTHONUNBUFFERED": "1", "COLUMNS": "80"}
     env.pop("METRICDIFF_CACHE", None)
     done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=timeout, check=False,

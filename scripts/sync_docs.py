@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/sync_docs.py [PAGE ...]     # default: every page
 
-Each page runs as tests/test_doc_pages.py runs it (tests/doc_pages.py); where a
+Each page runs as tests/test_doc_pages.py runs it (scripts/doc_pages.py); where a
 command prints something other than what the page shows, the shown lines are
 changed as little as it takes: lines that still match (a line ``…``, a ``…``
 inside a line) stay, the others become what was printed.  It prints what it
@@ -16,9 +16,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from doc_pages import ROOT, pages, resynced, run_page  # noqa: E402
+from doc_pages import ROOT, pages, resynced, run_page
 
 
 def sync(page: str, where: Path) -> int:

@@ -1,5 +1,5 @@
 """Every command README.md and docs/ show is run, and prints what the page shows
-(tests/doc_pages.py says how a page is read and run; scripts/sync_docs.py
+(scripts/doc_pages.py says how a page is read and run; scripts/sync_docs.py
 rewrites the shown outputs from real runs).  The pages' outputs were printed by
 these commands: what makes them right is checked elsewhere, against the peer
 libraries and hand computations.  The matcher's own tests below use lines made
@@ -7,6 +7,7 @@ up by hand."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import shlex
 
@@ -92,7 +93,7 @@ def _unavailable_named(page):
     missing = []
     for command in commands(page):
         words = shlex.split(command.command.replace("\\\n", " "), comments=True)
-        for option, value in zip(words, words[1:]):
+        for option, value in itertools.pairwise(words):
             name = value.split("[")[0]
             if option == "--impl" and name in adapter_names():
                 for metric in ("bleu", "rouge-1", "rouge-l"):
