@@ -18,8 +18,8 @@ What a page shows:
   the full signature).  Trailing spaces are not compared.
 
 How a page runs: in a new empty folder holding copies of the checkout's
-``examples/``, ``fixtures/``, ``tests/example_impls/`` and
-``benchmarks/data/translations/``
+``examples/``, ``fixtures/``, ``tests/example_impls/``, ``tests/data/korean_qa/``
+and ``benchmarks/data/translations/``
 (the paths the pages name) and of the files of ``docs/examples/<page>/`` when
 the page has such a folder (the files a page's commands read: ``hyp.txt`` …)
 and of the files the page shows whole (a block ````python file=NAME``),
@@ -45,7 +45,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 #: The checkout's folders a page's commands may name, copied into its folder.
-SHARED = ("examples", "fixtures", "tests/example_impls", "benchmarks/data/translations")
+SHARED = ("examples", "fixtures", "tests/example_impls", "tests/data/korean_qa",
+          "benchmarks/data/translations")
 #: Where the files of one page's commands live: docs/examples/<page's stem>/.
 PAGE_FILES = ROOT / "docs" / "examples"
 #: The words that keep a command from running (and say why, after a colon).
