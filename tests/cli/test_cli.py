@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+import metricdiff
 from helpers import run
 from metricdiff.cases.fixtures import load_all, load_spec_examples
 from metricdiff.cli import build_parser, main
@@ -105,6 +106,40 @@ def test_impls_lists_the_reference_with_its_profile(capsys):
     rows = {row["name"]: row for row in json.loads(out)}
     assert rows["reference"]["available"] is True
     assert rows["reference"]["profile"]["bleu"]["smoothing"] == "none"  # the paper's
+
+
+def test_impls_prints_one_short_line_per_implementation_and_profiles_on_request(capsys):
+    """Each line once ran to some 400 characters, the whole profile included
+    (issue 28, item 9): now one row per implementation (name, version, metrics,
+    whether it runs here or why not) within about 100 characters, and
+    ``--profiles`` for the profiles.  Expected: the paper's profile (spec/bleu.md:
+    no smoothing) and the reference's metrics, BLEU and ROUGE-1…9, L, Lsum, W, S, SU."""
+    status, out, _ = run(capsys, "impls")
+    assert status == 0
+    lines = out.splitlines()
+    assert lines[0].split() == ["implementation", "version", "metrics", "runs", "here?"]
+    reference = next(line for line in lines if line.startswith("reference "))
+    assert reference.split() == ["reference", metricdiff.__version__, "bleu,",
+                                 "rouge-{1…9,l,lsum,w,s,su}", "yes"]
+    assert max(map(len, lines)) <= 105
+    assert "smoothing=" not in out
+    status, out, _ = run(capsys, "impls", "--profiles")
+    assert status == 0
+    assert any(line.startswith("  bleu: ") and " smoothing=none " in line
+               for line in out.splitlines())
+
+
+@pytest.mark.parametrize(("metrics", "text"), [
+    (["bleu"], "bleu"),
+    (["rouge-l"], "rouge-l"),
+    (["bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum"], "bleu, rouge-{1,2,l,lsum}"),
+    (["rouge-1", "rouge-2", "rouge-3", "rouge-l"], "rouge-{1…3,l}"),
+    (["rouge-2", "rouge-4"], "rouge-{2,4}"),
+])
+def test_impls_shortens_a_run_of_rouge_n(metrics, text):
+    from metricdiff.cli.impls import metrics_text
+
+    assert metrics_text(metrics) == text
 
 
 def test_check_writes_reports(capsys, tmp_path, root):

@@ -215,3 +215,28 @@ def test_missing_reference_file_is_an_error(capsys, files):
     hyp, _ = files
     status, _, err = run(capsys, "compare", "--metric", "bleu", "--hyp", hyp)
     assert status == 2 and "--hyp needs at least one --ref" in err
+
+
+def test_by_default_sacrebleu_takes_part_as_audit_runs_it_with_intl_too(capsys, files,
+                                                                          monkeypatch):
+    """`audit` lists sacrebleu+intl (the tokenizer WMT uses for some languages);
+    compare's default participants once left it out (issue 28, item 10).  Named
+    with --impl, an implementation takes part as named, so its variants do not:
+    `sacrebleu[tokenize=intl]` names that one."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    import metricdiff.comparison.corpus as corpus
+
+    # Every available implementation, narrowed to sacrebleu to keep this quick.
+    monkeypatch.setattr(corpus, "adapter_names", lambda: ["sacrebleu"])
+    hyp, ref = files
+    status, out, err = run(capsys, "compare", "--metric", "bleu", "--hyp", hyp, "--ref", ref,
+                           "--format", "json")
+    assert status == 0, err
+    [metric] = json.loads(out)
+    assert list(metric["scores"]) == ["reference", "sacrebleu", "sacrebleu+intl"]
+    # sacrebleu's own corpus BLEU under its intl tokenizer, called directly.
+    direct = sacrebleu.corpus_bleu(HYPS, [REFS], tokenize="intl").score
+    assert metric["scores"]["sacrebleu+intl"]["score"] == pytest.approx(direct, abs=1e-9)
+    assert "tok:intl" in metric["scores"]["sacrebleu+intl"]["signature"]
+    named = bleu_json(capsys, files, "sacrebleu")
+    assert list(named["scores"]) == ["reference", "sacrebleu"]

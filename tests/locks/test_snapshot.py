@@ -455,3 +455,16 @@ def test_the_lock_is_written_atomically(capsys, project, monkeypatch):
     snapshot.write(recorded, fresh)
     plain.write_text("", encoding="utf-8")
     assert fresh.stat().st_mode & 0o777 == plain.stat().st_mode & 0o777
+
+
+@pytest.mark.parametrize("stdin_side", ["--hyp", "--ref"])
+def test_a_snapshot_of_standard_input_says_a_lock_needs_files(capsys, project, stdin_side):
+    """docs/commands/snapshot-verify.md shows this line; the command had come to
+    take a digest of a file named '-' first and say "No such file or directory"."""
+    files = {"--hyp": project / "hyp.txt", "--ref": project / "ref.txt", stdin_side: "-"}
+    status, out, err = run(capsys, "snapshot", "--out", project / "x.lock",
+                           "--hyp", files["--hyp"], "--ref", files["--ref"], "--impl", "reference")
+    assert (status, out) == (2, "")
+    assert err == ("metricdiff: error: -:0: a lock needs files that verify can read again, "
+                   "not stdin\n")
+    assert not (project / "x.lock").exists()

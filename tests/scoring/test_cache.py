@@ -277,25 +277,6 @@ def test_a_bad_cache_stops_the_command_before_it_scores(
     assert err.count("\n") == 1 and "is not a metricdiff score cache" in err
 
 
-def test_the_commands_of_docs_cache_md_print_what_the_page_shows(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path,
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    require_impl("sacrebleu", "bleu")
-    page = (ROOT / "docs" / "cache.md").read_text(encoding="utf-8")
-    block = page.split("```console\n", 1)[1].split("```", 1)[0]
-    for name in ("hyp.txt", "ref.txt"):
-        (tmp_path / name).write_bytes((ROOT / "examples" / name).read_bytes())
-    monkeypatch.chdir(tmp_path)
-    shown = [part.splitlines() for part in block.split("$ ")[1:]]
-    assert len(shown) == 2
-    for command, *expected_lines in shown:
-        argv = command.split()
-        assert argv[0] == "metricdiff"
-        status, out, err = run(capsys, *argv[1:])
-        assert status == 0
-        assert (out + err).splitlines() == expected_lines
-
-
 def test_an_audit_with_a_cache_writes_the_same_results(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """The second audit runs no peer (the reference still runs: it is never

@@ -49,5 +49,6 @@ def _scored_already(scored: Scored, sample: Sample) -> dict[tuple[str, str], Cas
     index = next((i for i, case in enumerate(scored.cases) if case.sample == sample), None)
     if index is None:
         return {}
-    return {(scored.metric, person.impl): scored.scores.own[person.name][index]
-            for person in scored.participants if person.name == person.impl}
+    # By name: a variant (``sacrebleu+intl``) takes part in both under that name.
+    return {(scored.metric, person.name): scored.scores.own[person.name][index]
+            for person in scored.participants}

@@ -75,10 +75,12 @@ def _user_cases(
     from metricdiff.cases.jsonl import DEFAULT_HYP_FIELD, DEFAULT_REF_FIELD
     from metricdiff.locks import snapshot
 
+    # The cases first: they refuse standard input, which no digest can record.
     if args.jsonl is None:
+        cases = snapshot.corpus_cases(args.hyp, args.ref)
         files = [snapshot.input_file("hyp", Path(args.hyp), lock_dir)]
         files += [snapshot.input_file("ref", Path(ref), lock_dir) for ref in args.ref]
-        return snapshot.corpus_cases(args.hyp, args.ref), files
+        return cases, files
     fields = (args.hyp_field or DEFAULT_HYP_FIELD, args.ref_field or DEFAULT_REF_FIELD)
     cases = snapshot.jsonl_cases(args.jsonl, *fields)
     return cases, [snapshot.input_file("jsonl", Path(args.jsonl), lock_dir, fields)]

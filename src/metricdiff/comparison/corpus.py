@@ -61,7 +61,9 @@ class Entrant:
     """An implementation taking part in one metric, under ``options`` (None when
     it cannot: ``error`` says why).  ``declared``: whether ``options`` is a
     profile its author stated (a user's own implementation without settings has
-    none, and no gap of it can be attributed)."""
+    none, and no gap of it can be attributed).  ``spec``: the implementation
+    that scores it when ``name`` is one of its named variants (``sacrebleu+intl``
+    is ``sacrebleu`` under the variant's profile)."""
 
     name: str
     metric: str
@@ -69,14 +71,22 @@ class Entrant:
     signature: str = ""
     error: str = ""
     declared: bool = True
+    spec: str = ""
+
+    @property
+    def impl(self) -> str:
+        """The implementation that scores it."""
+        return self.spec or self.name
 
 
 def entrants(metric: str, impls: Sequence[str] | None, report: str,
              claimed: Mapping[str, Mapping[str, str]] | None = None) -> list[Entrant]:
     """Who takes part in ``metric``: the reference (the paper's profile) first,
-    then ``impls`` (default: every available implementation) that implement it.
-    A named implementation that cannot run takes part with its reason, so that
-    nothing named is dropped in silence.  ``claimed``: the profile of a user's
+    then ``impls`` (default: every available implementation, and each under
+    its named variants, as the audit runs them: ``sacrebleu+intl``, the
+    tokenizer WMT uses for some languages) that implement it.  A named
+    implementation that cannot run takes part with its reason, so that nothing
+    named is dropped in silence.  ``claimed``: the profile of a user's
     own implementation (``python:``, ``cmd:``) by name, as its author declares
     it or as the audit inferred it; without one it declares none."""
     names = [REFERENCE, *(impls if impls is not None else adapter_names())]
@@ -94,8 +104,13 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str,
                 chosen.append(Entrant(name, metric, None, error=reason))
             continue
         own = (claimed or {}).get(name, {}) if adapter.declared.user_profile else {}
-        chosen.append(_entrant(adapter, name, metric, {**own, **_settings(metric, report)},
+        settings = _settings(metric, report)
+        chosen.append(_entrant(adapter, name, metric, {**own, **settings},
                                declared=bool(own) or not adapter.declared.user_profile))
+        if impls is None:  # named, it takes part as named: `sacrebleu[tokenize=intl]`
+            chosen += [_entrant(adapter, f"{name}+{variant}", metric,
+                                {**overrides, **settings}, declared=True, spec=name)
+                       for variant, overrides in sorted(adapter.declared.variants.items())]
     return chosen
 
 
@@ -105,13 +120,13 @@ def _settings(metric: str, report: str) -> dict[str, str]:
 
 
 def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str, str],
-             declared: bool) -> Entrant:
+             declared: bool, spec: str = "") -> Entrant:
     try:
         options = adapter.options(metric, dict(overrides))
     except Exception as error:  # a setting this implementation cannot honour
-        return Entrant(name, metric, None, error=str(error))
+        return Entrant(name, metric, None, error=str(error), spec=spec)
     return Entrant(name, metric, options, adapter.signature(metric, options),
-                   declared=declared)
+                   declared=declared, spec=spec)
 
 
 # ---------------------------------------------------------------- scoring
@@ -217,7 +232,7 @@ def compare_corpus(
     profile says to do (``attribute_pair``)."""
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     known = dict(scored_already or {})
-    jobs = sorted((Job(e.name, metric, e.options, (samples[metric],), e.name)
+    jobs = sorted((Job(e.impl, metric, e.options, (samples[metric],), e.name)
                    for metric, those in people.items() for e in those
                    if e.options is not None and e.name != REFERENCE
                    and (metric, e.name) not in known),
@@ -238,7 +253,7 @@ def compare_corpus(
                                                                   undeclared)
             if progress is not None:
                 progress.advance("attributing")
-    outcomes = dict(zip(((job.metric, job.impl) for job in jobs),
+    outcomes = dict(zip(((job.metric, job.label) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
     outcomes.update(known)
     compared = []

@@ -2,7 +2,7 @@
 audit, with its version, a one-word verdict, its departures from the paper and
 its defects with the cases each affects -- the review of BLEU and ROUGE packages
 that *Rogue Scores* (Grusky, ACL 2023) made by hand, made from the audit.  Every
-report leads with it, and ``packages.md`` (also in the README) is it alone.
+report leads with it, and ``packages.md`` (which the README links) is it alone.
 
 It is built from the audit folder's records alone, so every audit regenerates it
 and a new adapter appears in it without code here: the package and version are
@@ -165,7 +165,7 @@ HEADER = ("| " + " | ".join(HEADERS) + " |\n|" + "|".join("---" for _ in HEADERS
 
 
 def table(rows: Iterable[PackageRow]) -> str:
-    """The table itself, as the README shows it too."""
+    """The table itself, as ``packages.md`` shows it."""
     lines = [HEADER]
     for row in rows:
         lines.append(

@@ -458,3 +458,12 @@ def test_score_patterns() -> None:
     assert read_score("BLEU score = 0.3393", command.pattern, "bleu") == 0.3393
     with pytest.raises(BadSpec, match="needs a group"):
         parse_command("prog {hyp} {ref} #score=BLEU")
+
+
+@pytest.mark.parametrize(("digits", "said"), [(1, "to 1 decimal"), (4, "to 4 decimals")])
+def test_a_command_s_tolerance_says_its_decimals_in_english(digits: int, said: str) -> None:
+    # The tolerance line once read "to 1 decimals" (issue 28, item 8); half a unit
+    # of the last printed decimal is the tolerance: 0.05 for one decimal.
+    tolerance = get_adapter(f"cmd:true {{hyp}} {{ref}} #digits={digits}", "bleu").declared.tolerance
+    assert tolerance.reason.endswith(f"the program prints it, {said}")
+    assert tolerance.absolute == pytest.approx(0.5 * 10.0**-digits)

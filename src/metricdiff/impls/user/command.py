@@ -25,6 +25,7 @@ from metricdiff.impls.declarations import Cost
 from metricdiff.impls.user.base import FIELDS, UserAdapter, result_from_fields
 from metricdiff.impls.user.spec import PLACEHOLDER, CommandLine
 from metricdiff.profiles.metrics import Options, Result
+from metricdiff.wording import plural
 
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 DEFAULT_PATTERNS = {
@@ -50,7 +51,7 @@ def tolerance_of(command: CommandLine, family_name: str) -> Tolerance:
                          "decimals it prints")
     return Tolerance(
         absolute=0.5 * 10.0**-digits * command.scale,
-        reason=f"the score is read as the program prints it, to {digits} decimals",
+        reason=f"the score is read as the program prints it, to {plural(digits, 'decimal')}",
     )
 
 

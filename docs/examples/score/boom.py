@@ -1,0 +1,2 @@
+def boom(hyps, refs, metric):
+    raise ValueError("no idea")
