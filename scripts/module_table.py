@@ -35,7 +35,7 @@ FOLDERS: list[tuple[str, str]] = [
     ("scoring", "scoring"), ("statistics", "statistics"), ("comparison", "comparison"),
     ("findings", "finding"), ("conclusions", "conclusion"), ("reports", "report"),
     ("auditing", "the audit (drives the steps above)"), ("locks", "score locks"),
-    ("cli", "command line"),
+    ("api", "the Python API"), ("cli", "command line"),
 ]
 
 #: Words after which a full stop ends no sentence.

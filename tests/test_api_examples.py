@@ -1,6 +1,6 @@
 """The ``Example:`` of each function of the Python API (``metricdiff.api``) runs,
 and prints what its docstring shows.  The numbers come from one segment worked
-out by hand in ``api.py``'s module docstring (Papineni et al. 2002, eq. 1: BLEU
+out by hand in ``api/scores.py``'s module docstring (Papineni et al. 2002, eq. 1: BLEU
 64.32 under whitespace tokens, 100 under ``tokenize=13a``)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""metricdiff from Python: ``score``, ``compare``, ``audit``, ``implementations``,
-``rank``, ``reproduce``, ``sensitivity`` (``import metricdiff``; see docs/api.md).
+"""metricdiff from Python, the scores and their differences: ``score``,
+``compare``, ``audit``, ``implementations`` (``import metricdiff``; see docs/api.md).
 
 References come per segment, as in Hugging Face ``evaluate``: ``refs[i]`` is the
 list of references of ``hyps[i]``, so ``len(refs) == len(hyps)``.  Reference
@@ -31,75 +31,26 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from metricdiff import limits
+from metricdiff.api.arguments import (
+    REPORTS,
+    impl_list,
+    metric_list,
+    metric_names,
+    names,
+    one_of,
+    warn_if_prepared_input,
+    workers_and_timeout,
+)
 from metricdiff.cases.case import References
 from metricdiff.cases.per_segment import per_segment
-from metricdiff.errors import ConventionError, InputError
+from metricdiff.errors import ConventionError
 
 if TYPE_CHECKING:
     from metricdiff.comparison.gaps import Comparison
-    from metricdiff.conclusions.ranking import Ranking
-    from metricdiff.conclusions.reproduce import Reproduction
-    from metricdiff.conclusions.sensitivity import Sensitivity
     from metricdiff.findings.finding import Finding
     from metricdiff.findings.infer import Inference
     from metricdiff.findings.pairs import DerivedPair
     from metricdiff.impls.text.lost_input import LostInput
-
-
-def _names(value: object, what: str, known: Sequence[str] | None = None) -> list[str]:
-    """A list of names (``metrics``, ``impls``), checked: not a bare string (whose
-    letters would be taken for names), each a string, each one of ``known``."""
-    if isinstance(value, str) or not isinstance(value, Sequence):
-        example = f"[{value!r}]" if isinstance(value, str) else "[...]"
-        raise ConventionError(f"{what} must be a list of names, such as {example}, not "
-                              f"{type(value).__name__} {value!r}")
-    for item in value:
-        if not isinstance(item, str):
-            raise ConventionError(f"{what}: {item!r} is not a name (a string)")
-        if known is not None and item not in known:
-            raise ConventionError(f"{what}: unknown {what.rstrip('s')} {item!r} (known: "
-                                  f"{', '.join(known)})")
-    return list(value)
-
-
-def _metrics(metrics: object) -> list[str] | None:
-    from metricdiff.profiles.metrics import METRICS
-
-    return None if metrics is None else _names(metrics, "metrics", METRICS)
-
-
-def _impls(impls: object, metrics: Sequence[str]) -> list[str] | None:
-    """``impls`` checked as the command line checks ``--impl``: each known, each
-    computing one of ``metrics`` (None: every available implementation)."""
-    from metricdiff.impls import check_named
-
-    if impls is None:
-        return None
-    names = _names(impls, "impls")
-    check_named(names, metrics)
-    return names
-
-
-def _workers(jobs: object, timeout: object) -> tuple[int, float]:
-    """``jobs`` and ``timeout`` checked as ``--jobs`` and ``--timeout`` are."""
-    try:
-        workers = limits.whole_number(jobs, 1, limits.MAX_JOBS)
-    except ValueError as error:
-        raise ConventionError(f"jobs {error}") from None
-    try:
-        seconds = limits.seconds(timeout)
-    except ValueError as error:
-        raise ConventionError(f"timeout {error}") from None
-    return workers, seconds
-
-
-def _warn_if_prepared(hyps: Sequence[str], refs: References) -> None:
-    """A ``MetricdiffWarning`` when the text looks tokenized, escaped, split
-    into subwords or lowercased already (``cases/prepared.py``)."""
-    from metricdiff.cases.prepared import warn_if_prepared
-
-    warn_if_prepared(hyps, refs, stacklevel=4)
 
 
 # ---------------------------------------------------------------- score
@@ -160,9 +111,9 @@ def score(
     if not isinstance(impl, str):
         raise ConventionError(f"impl must be an implementation's name, such as 'sacrebleu' "
                               f"(see implementations()), not {type(impl).__name__} {impl!r}")
-    [metric] = _names([metric], "metric", _metric_names())
+    [metric] = names([metric], "metric", metric_names())
     overrides = option_texts(options)
-    _warn_if_prepared(hyps, segments)
+    warn_if_prepared_input(hyps, segments)
     adapter = get_adapter(impl, metric)
     adapter.ensure_available()
     chosen = adapter.options(metric, overrides)
@@ -177,23 +128,6 @@ def score(
 
 
 # ---------------------------------------------------------------- compare
-
-#: What ``report=`` may be: the ROUGE number compared.
-REPORTS = ("f", "recall", "precision")
-#: What ``rank``'s ``test=`` may be.
-TESTS = ("bootstrap", "ar", "both")
-
-
-def _one_of(name: str, value: object, allowed: Sequence[str]) -> None:
-    if value not in allowed:
-        raise ConventionError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
-
-
-def _metric_names() -> tuple[str, ...]:
-    from metricdiff.profiles.metrics import METRICS
-
-    return METRICS
-
 
 def compare(
     hyps: Sequence[str], refs: References | None = None, *,
@@ -232,13 +166,13 @@ def compare(
     from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
-    _warn_if_prepared(*corpus)
-    requested = _metrics(metrics)
-    named = None if impls is None else _names(impls, "impls")
+    warn_if_prepared_input(*corpus)
+    requested = metric_list(metrics)
+    named = None if impls is None else names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
-    named = _impls(named, chosen)
-    _one_of("report", report, REPORTS)
-    workers, seconds = _workers(jobs, timeout)
+    named = impl_list(named, chosen)
+    one_of("report", report, REPORTS)
+    workers, seconds = workers_and_timeout(jobs, timeout)
     with load_timeout(seconds):
         comparison = compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers,
                                     seconds, pairs=pairs)
@@ -329,12 +263,12 @@ def audit(
     from metricdiff.impls.user.python import load_timeout
 
     corpus = Case(*per_segment(hyps, refs, ref_streams))
-    _warn_if_prepared(corpus.hyps, corpus.refs)
-    requested = _metrics(metrics)
-    named = None if impls is None else _names(impls, "impls")
+    warn_if_prepared_input(corpus.hyps, corpus.refs)
+    requested = metric_list(metrics)
+    named = None if impls is None else names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
-    impls = _impls(named, chosen)
-    jobs, timeout = _workers(jobs, timeout)
+    impls = impl_list(named, chosen)
+    jobs, timeout = workers_and_timeout(jobs, timeout)
     config = AuditConfig(impls, workers=jobs, timeout=timeout, minimise=minimise, pairs=pairs)
     if fixtures is None:
         fixtures = bool(own_implementations(impls or []))
@@ -359,109 +293,6 @@ def audit(
     warn_lost(comparison.lost_input)
     return AuditResult(tuple(chosen), tuple(findings), comparison, tuple(derived),
                        comparison.lost_input, tuple(inferred))
-
-
-# ---------------------------------------------------------------- conclusions
-
-
-def rank(
-    systems: Mapping[str, Sequence[str]], refs: References | None = None, *,
-    ref_streams: Sequence[Sequence[str]] | None = None,
-    metrics: Sequence[str] | None = None,
-    impls: Sequence[str] | None = None,
-    test: str = "both",
-    all_pairs: bool = False,
-    resample: str | None = None,
-    seed: int | None = None,
-    samples: int = 1000,
-    trials: int = 10_000,
-    report: str = "f",
-    jobs: int = 2,
-    timeout: float = 120.0,
-) -> Ranking:
-    """Several systems on one test set (``systems``: name -> hypotheses; the first
-    is the baseline) ranked under every implementation, as ``metricdiff rank``:
-    each system's score with its 95% interval, each pair's paired bootstrap and
-    approximate randomization p-values (``test``: ``bootstrap``, ``ar``,
-    ``both``), and whether each pair's order holds across implementations and
-    conventions.  ``resample``: the scheme, a bootstrap value of the
-    ``corpus_average`` axis (default: sacrebleu's for BLEU, rouge-score's for
-    ROUGE); ``seed`` (default: 12345 under sacrebleu's scheme, else 0),
-    ``samples``, ``trials``: its draws."""
-    from metricdiff.comparison.corpus import DEFAULT_METRICS
-    from metricdiff.conclusions.rank import rank_corpus
-    from metricdiff.conclusions.resampling import DEFAULTS, SACREBLEU_SEED, Resampling
-    from metricdiff.impls import chosen_metrics
-    from metricdiff.impls.user.python import load_timeout
-
-    if isinstance(systems, str) or not isinstance(systems, Mapping) or len(systems) < 2:
-        raise InputError("systems must map at least two system names to their hypotheses")
-    corpora = {name: per_segment(hyps, refs, ref_streams) for name, hyps in systems.items()}
-    for corpus in corpora.values():
-        _warn_if_prepared(*corpus)
-    requested = _metrics(metrics)
-    named = None if impls is None else _names(impls, "impls")
-    chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
-    named = _impls(named, chosen)
-    _one_of("report", report, REPORTS)
-    _one_of("test", test, TESTS)
-    workers, seconds = _workers(jobs, timeout)
-    try:
-        trials = limits.whole_number(trials, 1, limits.MAX_TRIALS)
-    except ValueError as error:
-        raise ConventionError(f"trials {error}") from None
-    schemes = {}
-    for family, default in DEFAULTS.items():
-        scheme = resample or default.scheme
-        chosen_seed = seed if seed is not None else (
-            SACREBLEU_SEED if scheme == "bootstrap-sacrebleu" else 0)
-        schemes[family] = Resampling.parse(scheme, chosen_seed, samples, trials)
-    with load_timeout(seconds):
-        return rank_corpus({metric: dict(corpora) for metric in chosen}, named,
-                           report=report, resampling=schemes, test=test,
-                           all_pairs=all_pairs, workers=workers, timeout=seconds)
-
-
-def reproduce(
-    score: str | float, hyps: Sequence[str], refs: References | None = None, *,
-    ref_streams: Sequence[Sequence[str]] | None = None,
-    metric: str = "bleu",
-    impls: Sequence[str] | None = None,
-    signature: str | None = None,
-    jobs: int = 2,
-    timeout: float = 120.0,
-) -> Reproduction:
-    """Which implementations and profiles give ``score`` as printed (``"27.3"``:
-    pass the text, so that its precision is known) on ``hyps``, as ``metricdiff
-    reproduce``; ``signature`` (ours or sacrebleu's) is checked against it too."""
-    from metricdiff.conclusions.reproduce import reproduce_score
-    from metricdiff.impls.user.python import load_timeout
-
-    corpus = per_segment(hyps, refs, ref_streams)
-    _warn_if_prepared(*corpus)
-    [metric] = _names([metric], "metric", _metric_names())
-    named = None if impls is None else _impls(_names(impls, "impls"), [metric])
-    workers, seconds = _workers(jobs, timeout)
-    with load_timeout(seconds):
-        return reproduce_score(str(score), corpus, metric, named, signature, workers, seconds)
-
-
-def sensitivity(
-    hyps: Sequence[str], refs: References | None = None, *,
-    ref_streams: Sequence[Sequence[str]] | None = None,
-    metric: str = "bleu",
-    report: str = "f",
-) -> Sensitivity:
-    """How far each value of every axis ``metric`` depends on moves the score from
-    the paper's profile on this corpus, and which pairs interact, as ``metricdiff
-    sensitivity``."""
-    from metricdiff.conclusions.sensitivity import sensitivity_of
-
-    corpus = per_segment(hyps, refs, ref_streams)
-    _warn_if_prepared(*corpus)
-    [metric] = _names([metric], "metric", _metric_names())
-    _one_of("report", report, REPORTS)
-    return sensitivity_of(corpus, metric, report)
 
 
 # ---------------------------------------------------------------- implementations
@@ -521,8 +352,5 @@ __all__ = [
     "compare",
     "implementations",
     "per_segment",
-    "rank",
-    "reproduce",
     "score",
-    "sensitivity",
 ]

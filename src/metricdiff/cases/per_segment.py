@@ -1,5 +1,5 @@
 """Hypotheses and references as a Python caller gives them, checked and read
-per segment: the one reading of ``refs`` for the API (``api.py``) and the pytest
+per segment: the one reading of ``refs`` for the API (``api/``) and the pytest
 plugin's fixture (``locks/pytest_plugin.py``).
 
 References come per segment, as in Hugging Face ``evaluate``: ``refs[i]`` is the
