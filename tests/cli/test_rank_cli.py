@@ -68,3 +68,31 @@ def test_systems_of_different_lengths_are_refused(capsys, tmp_path):
                          "--hyp", f"b={tmp_path / 'b.txt'}", "--ref", tmp_path / "a.txt")
     assert status == 2
     assert "different numbers of segments" in err or "lines" in err
+
+
+def test_by_default_rank_takes_the_variants_compare_takes(capsys, tmp_path, monkeypatch):
+    """Every available implementation, as compare takes them, includes the named
+    variants (``sacrebleu+intl``); rank once asked the registry for an
+    implementation of that name and stopped with a usage error (exit 2)."""
+    sacrebleu = pytest.importorskip("sacrebleu")
+    import metricdiff.comparison.corpus as corpus
+
+    # Every available implementation, narrowed to sacrebleu to keep this quick.
+    monkeypatch.setattr(corpus, "adapter_names", lambda: ["sacrebleu"])
+    hyps_a = ["The cat sat on the mat.", "It is raining today."]
+    hyps_b = ["The cat is on the mat.", "Today it rains."]
+    refs = ["The cat is on the mat.", "Today it is raining."]
+    files = {}
+    for name, lines in (("a", hyps_a), ("b", hyps_b), ("ref", refs)):
+        files[name] = tmp_path / f"{name}.txt"
+        files[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "rank", "--metric", "bleu", "--hyp", f"a={files['a']}",
+                           "--hyp", f"b={files['b']}", "--ref", files["ref"],
+                           "--samples", "10", "--trials", "10", "--format", "json")
+    assert status == 0, err
+    [metric] = json.loads(out)
+    rows = metric["implementations"]
+    assert list(rows) == ["reference", "sacrebleu", "sacrebleu+intl"]
+    # sacrebleu's own corpus BLEU of system b under its intl tokenizer.
+    direct = sacrebleu.corpus_bleu(hyps_b, [refs], tokenize="intl").score
+    assert rows["sacrebleu+intl"]["scores"]["b"]["score"] == pytest.approx(direct, abs=1e-9)

@@ -116,7 +116,7 @@ def _requests(systems: Mapping[str, Mapping[str, Sample]], people: Mapping[str, 
         for entrant in people[metric]:
             for system, (hyps, refs) in by_system.items():
                 cases = [((hyp,), (tuple(seg),)) for hyp, seg in zip(hyps, refs, strict=True)]
-                requests.append(Request(entrant.name, metric, cases, entrant.options))
+                requests.append(Request(entrant.impl, metric, cases, entrant.options))
                 places.append((metric, entrant.name, system))
     return requests, places
 
