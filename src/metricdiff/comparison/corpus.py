@@ -259,7 +259,7 @@ def compare_corpus(
     compared = []
     for metric, those in people.items():
         sample = samples[metric]
-        scores = [_with_lost(_score_of(e, references[metric], outcomes), e, sample)
+        scores = [_with_lost(score_of(e, references[metric], outcomes), e, sample)
                   for e in those]
         scored = {e.name: (e, s.score) for e, s in zip(those, scores, strict=True)
                   if s.score is not None}
@@ -331,8 +331,8 @@ def _slow_first(job: Job) -> int:
         return 0
 
 
-def _score_of(entrant: Entrant, reference: ReferenceScorer,
-              outcomes: Mapping[tuple[str, str], CaseResult]) -> CorpusScore:
+def score_of(entrant: Entrant, reference: ReferenceScorer,
+             outcomes: Mapping[tuple[str, str], CaseResult]) -> CorpusScore:
     """An entrant's corpus score, or why it has none (``outcomes``: each job's,
     by metric and implementation)."""
     def failed(why: str) -> CorpusScore:
@@ -368,4 +368,5 @@ __all__ = [
     "entrants",
     "points",
     "score_in_workers",
+    "score_of",
 ]
