@@ -12,12 +12,12 @@ SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
 
 # Every extra but torch (a 2 GB download; `compiled` needs g++): ja and ko so that the MeCab tokenizers'
-# tests run in CI (.ci/run is `make test`) instead of skipping.
+# tests run in CI (.ci/run is `make test`) instead of skipping, moses so that compare's detokenized scores do.
 $(STAMP): pyproject.toml
 	scripts/install-system-deps.sh
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[peers,compiled,vizseq,ray,ja,ko,dev]'
+	$(BIN)/python -m pip install --quiet -e '.[peers,compiled,vizseq,ray,ja,ko,moses,dev]'
 	$(BIN)/metricdiff install-peers
 	touch $(STAMP)
 

@@ -12,7 +12,7 @@ from metricdiff.cases.case import References
 from metricdiff.errors import ConventionError
 
 if TYPE_CHECKING:
-    pass
+    from metricdiff.cases.prepared import PreparedInput
 
 
 def names(value: object, what: str, known: Sequence[str] | None = None) -> list[str]:
@@ -62,12 +62,12 @@ def workers_and_timeout(jobs: object, timeout: object) -> tuple[int, float]:
     return workers, seconds
 
 
-def warn_if_prepared_input(hyps: Sequence[str], refs: References) -> None:
+def warn_if_prepared_input(hyps: Sequence[str], refs: References) -> PreparedInput | None:
     """A ``MetricdiffWarning`` when the text looks tokenized, escaped, split
-    into subwords or lowercased already (``cases/prepared.py``)."""
+    into subwords or lowercased already (``cases/prepared.py``); what it found."""
     from metricdiff.cases.prepared import warn_if_prepared
 
-    warn_if_prepared(hyps, refs, stacklevel=4)
+    return warn_if_prepared(hyps, refs, stacklevel=4)
 
 
 #: What ``report=`` may be: the ROUGE number compared.

@@ -138,6 +138,7 @@ def compare(
     jobs: int = 2,
     timeout: float = 120.0,
     pairs: Sequence[tuple[str, str]] = (),
+    lang: str | None = None,
 ) -> Comparison:
     """Every implementation's corpus score on each metric (default: bleu,
     rouge-1, rouge-2, rouge-l, rouge-lsum) and its gap to the paper split by
@@ -146,7 +147,10 @@ def compare(
     are named.  ``impls``: who takes part besides the paper's profile (default:
     every available implementation); ``report``: the ROUGE number compared (f,
     recall, precision); ``jobs``, ``timeout``: the worker processes' number and
-    time allowed per implementation and metric.
+    time allowed per implementation and metric.  When the input looks
+    tokenized and sacremoses is installed (``metricdiff[moses]``), each metric's
+    ``detokenized`` has every score again on the input detokenized, in ``lang``
+    (None: English, assumed and said).
 
     Example:
         >>> import metricdiff
@@ -161,12 +165,15 @@ def compare(
         100 - 64.32.
     """
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
+    from metricdiff.comparison.detokenized import check_lang, with_detokenized
     from metricdiff.impls import chosen_metrics
     from metricdiff.impls.text.lost_input import warn_lost
     from metricdiff.impls.user.python import load_timeout
 
     corpus = per_segment(hyps, refs, ref_streams)
-    warn_if_prepared_input(*corpus)
+    if lang is not None:
+        check_lang(lang)
+    prepared = warn_if_prepared_input(*corpus)
     requested = metric_list(metrics)
     named = None if impls is None else names(impls, "impls")
     chosen = chosen_metrics(requested, named, DEFAULT_METRICS)
@@ -174,8 +181,10 @@ def compare(
     one_of("report", report, REPORTS)
     workers, seconds = workers_and_timeout(jobs, timeout)
     with load_timeout(seconds):
-        comparison = compare_corpus(dict.fromkeys(chosen, corpus), named, report, workers,
-                                    seconds, pairs=pairs)
+        samples = dict.fromkeys(chosen, corpus)
+        comparison = compare_corpus(samples, named, report, workers, seconds, pairs=pairs)
+        comparison = with_detokenized(comparison, samples, prepared, lang, named, report,
+                                      workers, seconds)
     warn_lost(comparison.lost_input)
     return comparison
 

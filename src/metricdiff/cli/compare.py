@@ -66,21 +66,26 @@ def _check_pairs(impls: Sequence[str], metrics: Sequence[str],
 
 def run(args: argparse.Namespace) -> int:
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
+    from metricdiff.comparison.detokenized import check_lang, with_detokenized
     from metricdiff.comparison.render import render
 
     metrics = chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
     check_named(args.impl or [], metrics)
     _check_pairs(args.impl or [], metrics, args.pair)
+    if args.lang is not None:
+        check_lang(args.lang)
     corpus = read_input(args)
-    warn_if_prepared(corpus.hyps, corpus.refs)
+    prepared = warn_if_prepared(corpus.hyps, corpus.refs)
     out = output_folder(args.out) if args.out else None
     show = args.progress if args.progress is not None else isatty(sys.stderr)
     line = Progress("compare", sys.stderr) if show else None
     try:
         with score_cache(args, "compare") as cache:
-            comparison = compare_corpus(samples_for(corpus, metrics), args.impl, args.report,
-                                        args.jobs, args.timeout, pairs=args.pair,
-                                        progress=line)
+            samples = samples_for(corpus, metrics)
+            comparison = compare_corpus(samples, args.impl, args.report, args.jobs,
+                                        args.timeout, pairs=args.pair, progress=line)
+            comparison = with_detokenized(comparison, samples, prepared, args.lang, args.impl,
+                                          args.report, args.jobs, args.timeout)
             cached = None if cache is None else (cache.counts, str(cache.folder))
     except BaseException:
         if line is not None:
@@ -131,6 +136,9 @@ def register(commands: Commands) -> None:
     compare.add_argument("--report", choices=("f", "recall", "precision"), default="f",
                          help="the ROUGE number compared, the same for every implementation "
                          "(default: f)")
+    compare.add_argument("--lang", help="the input's language, for the detokenizer that shows "
+                         "what tokenized input does to each score (sacremoses, the moses "
+                         "extra; default: en, assumed and said)")
     compare.add_argument("--format", choices=("text", "md", "json"), default="text")
     compare.add_argument("--out", help="also write compare.json, compare.md and compare.txt here")
     add_jobs(compare, 2, "worker processes for the implementations (default: 2)")

@@ -164,6 +164,64 @@ class Gap:
 
 
 @attrs.frozen
+class Detokenized:
+    """Each implementation's score on the input detokenized (``detokenized.py``),
+    beside its score on the input as given: ``scores``' ``score`` is on the
+    detokenized text, ``as_given`` maps each name to the other.  ``tool``,
+    ``lang``: the detokenizer and the language it assumed (``assumed``: nobody
+    named one); ``sides``: what it detokenized (``hypotheses``, ``references``)."""
+
+    tool: str
+    lang: str
+    assumed: bool
+    sides: tuple[str, ...]
+    scores: tuple[CorpusScore, ...]
+    as_given: dict[str, float] = attrs.field(hash=False)
+
+    def lines(self) -> list[str]:
+        """What the notes say: how, then one line per implementation, e.g.
+        ``sacrebleu on detokenized input: 27.31 (as given: 29.02; detokenizing
+        moves it −1.71)``."""
+        lang = (f"language {self.lang} assumed: --lang, or lang= in Python, names another"
+                if self.assumed else f"language {self.lang}")
+        lines = [f"on the {' and '.join(self.sides)} detokenized by {self.tool}'s "
+                 f"MosesDetokenizer ({lang}):"]
+        for entry in self.scores:
+            given = self.as_given[entry.impl]
+            if entry.score is None:
+                lines.append(f"{entry.impl} on detokenized input: {entry.describe()} "
+                             f"(as given: {given:.2f})")
+            else:
+                lines.append(f"{entry.impl} on detokenized input: {entry.score:.2f} (as given: "
+                             f"{given:.2f}; detokenizing moves it {signed(entry.score - given)})")
+        return lines
+
+    def to_dict(self) -> dict[str, Any]:
+        """``detokenized``: one entry per implementation; ``detokenized_with``: how."""
+        return {
+            "detokenized": [{"impl": entry.impl, **entry.to_dict(),
+                             "as_given": self.as_given[entry.impl],
+                             "moves": None if entry.score is None
+                             else entry.score - self.as_given[entry.impl]}
+                            for entry in self.scores],
+            "detokenized_with": {"tool": self.tool, "lang": self.lang,
+                                 "lang_assumed": self.assumed, "sides": list(self.sides)},
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Detokenized | None:
+        """What ``to_dict`` wrote into a metric's object, or None when it has none."""
+        if "detokenized" not in data:
+            return None
+        how = data["detokenized_with"]
+        entries = data["detokenized"]
+        return cls(_text(how["tool"]), _text(how["lang"]), how["lang_assumed"] is True,
+                   tuple(_text(side) for side in how["sides"]),
+                   tuple(CorpusScore.from_dict(_text(e["impl"]), e) for e in entries),
+                   {_text(e["impl"]): _number(e["as_given"]) for e in entries})
+
+
+@attrs.frozen
 class MetricComparison:
     """Every implementation's score on one metric, and every pair's gap."""
 
@@ -172,6 +230,8 @@ class MetricComparison:
     gaps: tuple[Gap, ...]
     #: What a ROUGE score is here (``f``, ``recall`` or ``precision``); None for BLEU.
     report: str | None = None
+    #: Each score again on the input detokenized, when it looked tokenized.
+    detokenized: Detokenized | None = None
 
     def score(self, impl: str) -> CorpusScore:
         found = {entry.impl: entry for entry in self.scores}
@@ -215,6 +275,8 @@ class MetricComparison:
         warnings = self.lost_input_lines()
         if warnings:
             data["warnings"] = warnings
+        if self.detokenized is not None:
+            data.update(self.detokenized.to_dict())
         return data
 
     @classmethod
@@ -224,7 +286,7 @@ class MetricComparison:
         report = data.get("report")
         return cls(_text(data["metric"]), tuple(scores.values()),
                    tuple(Gap.from_dict(gap, scores) for gap in data["gaps"]),
-                   None if report is None else _text(report))
+                   None if report is None else _text(report), Detokenized.from_dict(data))
 
 
 T = TypeVar("T")
@@ -276,4 +338,4 @@ class Comparison:
         return cls(tuple(MetricComparison.from_dict(found) for found in data["metrics"]))
 
 
-__all__ = ["Comparison", "CorpusScore", "Gap", "MetricComparison", "signed"]
+__all__ = ["Comparison", "CorpusScore", "Detokenized", "Gap", "MetricComparison", "signed"]

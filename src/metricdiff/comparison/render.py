@@ -87,13 +87,13 @@ def pair_gaps(found: MetricComparison) -> list[Gap]:
 
 def notes(found: MetricComparison, lost: bool = True) -> list[str]:
     """What the table's numbers need said: who could not score and why, what
-    a tokenizer drops (unless ``lost`` is false: said already), and what an
-    attribution to the paper carried."""
+    a tokenizer drops (unless ``lost`` is false: said already), what an
+    attribution to the paper carried, and what detokenizing the input moves."""
     lines = [f"{e.impl} {e.describe()}" for e in failures(found)]
     if lost:
         lines += found.lost_input_lines()
     lines += [f"{gap.impl_b}: {gap.note}" for gap in star_gaps(found) if gap.note]
-    return lines
+    return lines + (found.detokenized.lines() if found.detokenized else [])
 
 
 def heading(found: MetricComparison) -> str:
