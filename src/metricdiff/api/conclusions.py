@@ -10,14 +10,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from metricdiff import limits
-from metricdiff.cases.case import References
-from metricdiff.cases.per_segment import per_segment
-from metricdiff.errors import ConventionError, InputError
-
-if TYPE_CHECKING:
-    from metricdiff.conclusions.ranking import Ranking
-    from metricdiff.conclusions.reproduce import Reproduction
-    from metricdiff.conclusions.sensitivity import Sensitivity
 from metricdiff.api.arguments import (
     REPORTS,
     TESTS,
@@ -29,6 +21,14 @@ from metricdiff.api.arguments import (
     warn_if_prepared_input,
     workers_and_timeout,
 )
+from metricdiff.cases.case import References
+from metricdiff.cases.per_segment import per_segment
+from metricdiff.errors import ConventionError, InputError
+
+if TYPE_CHECKING:
+    from metricdiff.conclusions.ranking import Ranking
+    from metricdiff.conclusions.reproduce import Reproduction
+    from metricdiff.conclusions.sensitivity import Sensitivity
 
 
 def rank(
