@@ -277,6 +277,10 @@ def run_page(page: str, where: Path, timeout: float = 900) -> list[Ran]:
     env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
            "PYTHONUNBUFFERED": "1", "COLUMNS": "80"}
     env.pop("METRICDIFF_CACHE", None)
+    # pytest prints its summary lines whole when CI or BUILD_NUMBER is set, and cut to
+    # the terminal's width otherwise; a page shows what a reader's terminal prints.
+    for ci_marker in ("CI", "BUILD_NUMBER"):
+        env.pop(ci_marker, None)
     done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=timeout, check=False,
                           start_new_session=True)
