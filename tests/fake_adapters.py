@@ -124,3 +124,21 @@ class ChildHangAdapter(MisbehavingAdapter):
             out.write(str(child.pid))
         time.sleep(3600)
         raise AssertionError("unreachable")
+
+
+class PickyAdapter(MisbehavingAdapter):
+    """Raises ``KeyError`` on a corpus holding the hypothesis ``BAD``, on one
+    holding both ``X`` and ``Y`` (an exception that needs two segments
+    together), and on ``Z`` alone; writes the size of every corpus it is given
+    to ``$METRICDIFF_FAKE_CALLS``, one line each, when that is set."""
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        calls = os.environ.get("METRICDIFF_FAKE_CALLS")
+        if calls:
+            with open(calls, "a", encoding="utf-8") as out:
+                out.write(f"{len(hyps)}\n")
+        if "BAD" in hyps or {"X", "Y"} <= set(hyps) or list(hyps) == ["Z"]:
+            raise KeyError("picky")
+        return expected(hyps)

@@ -1,0 +1,93 @@
+"""``scoring.isolated.with_segment_named``: which segment of a corpus raises an
+implementation's exception.  The expected segments follow from the rules of
+``fake_adapters.PickyAdapter``, written out by hand in each test."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+
+import fake_adapters
+from metricdiff.scoring.isolated import Request, score_requests, with_segment_named
+
+NO_HANG = fake_adapters.NO_HANG
+
+
+def located(hyps: list[str]) -> str:
+    """The error ``with_segment_named`` gives the corpus ``hyps``."""
+    request = Request(fake_adapters.PickyAdapter(), "rouge-1",
+                      [(tuple(hyps), tuple(("a reference",) for _ in hyps))])
+    [[outcome]] = score_requests([request], timeout=NO_HANG)
+    assert outcome.raised is not None and outcome.raised.type == "KeyError"
+    [told] = with_segment_named([request], [outcome], timeout=NO_HANG, workers=2)
+    return told.error
+
+
+def fine(count: int) -> list[str]:
+    return [f"fine text {i}" for i in range(count)]
+
+
+@pytest.mark.parametrize("position", [0, 1, 36, 62, 63])
+def test_the_segment_that_raises_alone_is_named_wherever_it_is(position: int) -> None:
+    hyps = fine(64)
+    hyps[position] = "BAD"  # the only segment that raises: every corpus holding it raises
+    assert located(hyps).endswith(f"(segment {position + 1} raises it alone)")
+
+
+def test_the_first_segment_that_raises_is_named_when_two_do() -> None:
+    hyps = fine(40)
+    hyps[9] = hyps[30] = "BAD"  # the shortest prefix that raises ends with segment 10
+    assert located(hyps).endswith("(segment 10 raises it alone)")
+
+
+def test_an_exception_of_two_segments_together_is_no_segment_alone() -> None:
+    hyps = fine(20)
+    hyps[4], hyps[15] = "X", "Y"  # neither raises alone
+    assert located(hyps).endswith("(no segment raises it alone)")
+
+
+def test_where_the_halving_ends_on_a_pair_each_segment_is_scored_alone() -> None:
+    # The shortest prefix that raises ends with Y (segment 6), which raises only
+    # beside X; Z (segment 12) raises alone, and only alone.
+    hyps = fine(16)
+    hyps[2], hyps[5], hyps[11] = "X", "Y", "Z"
+    assert located(hyps).endswith("(segment 12 raises it alone)")
+
+
+def test_the_search_scores_fewer_segments_than_each_alone_would(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
+    hyps = fine(500)
+    hyps[198] = "BAD"
+    assert located(hyps).endswith("(segment 199 raises it alone)")
+    sizes = [int(line) for line in calls.read_text(encoding="utf-8").split()]
+    assert sizes[0] == 500 and sizes[-1] == 1  # the corpus first, the segment last
+    # Cut in four each round: 500, 125, 32, 8, 2, then single segments: five
+    # rounds of at most four calls, 667 segments in all (500 alone would be 500 calls).
+    assert len(sizes) - 1 <= 4 * math.ceil(math.log(500, 4)), sizes
+    assert sum(sizes[1:]) <= 500 + 125 + 32 + 8 + 2, sizes
+
+
+def test_one_search_serves_every_metric_that_raised_the_same_error(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = tmp_path / "calls.txt"
+    monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
+    hyps = fine(500)
+    hyps[198] = "BAD"
+    request = Request(fake_adapters.PickyAdapter(), "rouge-1",
+                      [(tuple(hyps), tuple(("a reference",) for _ in hyps))])
+    crashed = score_requests([request, request], timeout=NO_HANG)
+    searched = calls.read_text(encoding="utf-8").split()
+    calls.unlink()
+    alone = with_segment_named([request], [crashed[0][0]], timeout=NO_HANG, workers=2)
+    one = len(calls.read_text(encoding="utf-8").split())
+    calls.unlink()
+    told = with_segment_named([request, request], [c[0] for c in crashed],
+                              timeout=NO_HANG, workers=2)
+    assert [t.error for t in told] == [alone[0].error] * 2
+    assert alone[0].error.endswith("(segment 199 raises it alone)")
+    # the second request's segment 199 checked alone: one call more than one search
+    assert len(calls.read_text(encoding="utf-8").split()) == one + 1, searched
