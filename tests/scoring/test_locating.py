@@ -91,3 +91,18 @@ def test_one_search_serves_every_metric_that_raised_the_same_error(
     assert alone[0].error.endswith("(segment 199 raises it alone)")
     # the second request's segment 199 checked alone: one call more than one search
     assert len(calls.read_text(encoding="utf-8").split()) == one + 1, searched
+
+
+def test_a_metric_that_dies_elsewhere_on_a_corpus_as_long_gets_its_own_search() -> None:
+    # Two corpora of 30 segments, the same error: the first search names segment
+    # 8, which is fine in the second corpus; the second's own search names 21.
+    first, second = fine(30), fine(30)
+    first[7], second[20] = "BAD", "BAD"
+    requests = [Request(fake_adapters.PickyAdapter(), "rouge-1",
+                        [(tuple(hyps), tuple(("a reference",) for _ in hyps))])
+                for hyps in (first, second)]
+    crashed = [c[0] for c in score_requests(requests, timeout=NO_HANG)]
+    assert crashed[0].error == crashed[1].error
+    told = with_segment_named(requests, crashed, timeout=NO_HANG, workers=2)
+    assert told[0].error.endswith("(segment 8 raises it alone)")
+    assert told[1].error.endswith("(segment 21 raises it alone)")

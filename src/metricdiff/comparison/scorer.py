@@ -88,10 +88,21 @@ class ReferenceScorer:
         wanted = [options for options in dict.fromkeys(profiles) if options not in self.known]
         if len(wanted) < 2 or not isinstance(self.adapter, IN_PROCESS):
             return
-        scored = score_profiles(self.adapter, self.metric, self.hyps, self.refs, wanted)
-        for options, outcome in zip(wanted, scored, strict=True):
+        # each profile that may refuse beside the one that scores what it refuses as
+        # 0, in the same pass: what ``__call__`` would score after the refusal
+        lenient = {options: attrs.evolve(options, empty_policy="zero") for options in wanted
+                   if options.empty_policy == "error"}
+        asked = list(dict.fromkeys([*wanted, *lenient.values()]))
+        scored = dict(zip(asked, score_profiles(self.adapter, self.metric, self.hyps,
+                                                self.refs, asked), strict=True))
+        for options in asked:
+            outcome, twin = scored[options], scored.get(lenient.get(options, options))
             if outcome.result is not None:
                 self.known[options] = points(outcome.result, options)
+            elif (outcome.raised is not None and outcome.raised.type == "EmptyInputError"
+                  and twin is not None and twin.result is not None):
+                self.known[options] = points(twin.result, options)
+                self.refused[options] = self._refusals(options)
 
 
 def attribute_gap(a: Options, b: Options, reference: ReferenceScorer) -> tuple[Attribution, str]:

@@ -177,8 +177,10 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
     per call (pyrouge runs ROUGE-1.5.5.pl: 500 segments alone took a minute).
     Where the narrowing finds no piece that raises (the exception needs
     segments together), every segment is scored alone.  It is made once for the
-    metrics on which an implementation raised the same error on the same
-    corpus, and the segment it finds is checked alone for each of the others."""
+    metrics on which an implementation raised the same error on corpora of as
+    many segments (the same text, which ROUGE-Lsum reads by sentences), and the
+    segment it finds is checked alone for each of the others, narrowed for its
+    own where it does not raise."""
     wanted = [i for i, (request, outcome) in enumerate(zip(requests, outcomes, strict=True))
               if outcome.raised is not None and not outcome.raised.unsupported
               and len(request.cases) == 1 and len(request.cases[0][0]) > 1]
@@ -189,15 +191,16 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
 
     def raising(asked: dict[int, list[Sample]]) -> dict[int, list[bool]]:
         """Whether each of the cases asked of request i raises its exception."""
+        if not asked:
+            return {}
         found = score_requests([attrs.evolve(requests[i], cases=cases)
                                 for i, cases in asked.items()],
                                timeout=timeout, workers=workers)
         return {i: [_same_exception(outcomes[i], outcome) for outcome in case_outcomes]
                 for i, case_outcomes in zip(asked, found, strict=True)}
 
-    # ROUGE-1.5.5 dies on the same segment for ROUGE-1, -2 and -L alike, each a request.
-    same = {i: (_name(requests[i]), tuple(requests[i].cases), outcomes[i].error)
-            for i in wanted}
+    # ROUGE-1.5.5 dies on the same segment for each ROUGE metric, each a request.
+    same = {i: (_name(requests[i]), len(segments[i]), outcomes[i].error) for i in wanted}
     leader: dict[tuple[object, ...], int] = {}
     for i in wanted:
         leader.setdefault(same[i], i)
@@ -206,6 +209,7 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
     checked = raising({i: [_corpus(segments[i][n - 1:n])]
                        for i, n in others.items() if n is not None})
     named.update({i: n for i, n in others.items() if n is not None and checked[i][0]})
+    named.update(_narrowed({i: segments[i] for i in wanted if i not in named}, raising))
     unnamed = [i for i in wanted if named.get(i) is None]
     if unnamed:
         every = raising({i: [_corpus([segment]) for segment in segments[i]] for i in unnamed})
