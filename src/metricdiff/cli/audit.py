@@ -35,6 +35,7 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
+from metricdiff.cli.audit_lines import lost_input_lines, metric_lines
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
@@ -42,9 +43,7 @@ from metricdiff.wording import could_not_score, not_applicable
 
 if TYPE_CHECKING:
     from metricdiff.auditing.metric import MetricAudit
-    from metricdiff.cases.case import Case
     from metricdiff.comparison.gaps import MetricComparison
-    from metricdiff.findings.finding import Finding
     from metricdiff.findings.witness import Participant
 
 
@@ -59,28 +58,6 @@ def _nobody(metric: str, names: Sequence[str], skipped: Sequence[str]) -> str:
     left_out = [f"{name} does not compute {metric}" for name in names
                 if not computes(name, metric)]
     return "; ".join([*skipped, *left_out]) or "no implementation named"
-
-
-def _lost_input(people: Sequence[Participant], corpus: Case | None, metric: str) -> list[str]:
-    """A line for each participant's tokenizer that drops words of the user's
-    corpus (``lost_input``), once per implementation and tokenizer, and where it
-    drops more than half of a side, that its score is not about this text."""
-    from metricdiff.impls.text.lost_input import lost_input
-
-    if corpus is None:
-        return []
-    texts = corpus.for_metric(metric)
-    lines = []
-    seen = set()
-    for person in people:
-        key = (person.impl, person.options.tokenize)
-        if person.label == "unknown" or key in seen:
-            continue
-        seen.add(key)
-        lost = lost_input(person.impl, person.options.tokenize, texts.hyps, texts.refs)
-        if lost is not None:
-            lines += [f"warning: {text}" for text in (lost.message(), lost.verdict()) if text]
-    return lines
 
 
 def run(args: argparse.Namespace) -> int:
@@ -196,12 +173,12 @@ def run(args: argparse.Namespace) -> int:
             if out:  # what is done is kept, even if a later metric fails or is interrupted
                 _write(out, audits, compared, kept=len(args.finished))
                 args.finished.append(metric)
-            lost = _lost_input(audit.participants, corpus, metric)
+            lost = lost_input_lines(audit.participants, corpus, metric)
             if args.format == "json":
                 for warning in lost:
                     print(warning, file=sys.stderr)
             else:
-                print("\n".join(_metric_lines(audit, table, lost)), flush=True)
+                print("\n".join(metric_lines(audit, table, lost)), flush=True)
             unscored += audit.unscored()
             refused += audit.not_applicable()
             if out:  # its per-case results are in results.jsonl, where the reports read them
@@ -293,44 +270,6 @@ def _write_reports(out: Path) -> None:
     from metricdiff.reports.audit_reports import write_reports
 
     write_reports(out)
-
-
-def _metric_lines(audit: MetricAudit, table: MetricComparison | None,
-                  lost: Sequence[str]) -> list[str]:
-    """What the text output says of one metric: input its implementations lose,
-    the table of the user's corpus, then the causes behind it."""
-    from metricdiff.comparison import render
-    from metricdiff.findings.finding import by_cause, who
-    from metricdiff.findings.pairs import pair_lines
-    from metricdiff.impls.base import Tolerance
-
-    lines = [f"== {audit.metric}: {', '.join(p.name for p in audit.participants)}"]
-    lines += [f"   {warning}" for warning in lost]  # what the table's scores are missing
-    if table is not None:
-        lines.append(f"   your corpus ({render.scale(table)}):")
-        lines += [f"   {line}" for text in render.body(table, "text", lost=False)
-                  for line in text.splitlines()]
-    for person in audit.participants:
-        if person.label != "stemmed" and person.tolerance != Tolerance():
-            lines.append(f"   tolerance of {person.impl}: {person.tolerance.describe()}")
-    lines += [f"   skipped: {reason}" for reason in audit.skipped]
-    for cause, group in by_cause(audit.findings, functools.partial(_cause, audit)):
-        lines.append(f"   {cause}: {', '.join(f'{who(f)} ({f.count})' for f in group)}")
-    lines += [f"   {inference.describe()}" for inference in audit.inferred]
-    lines += [f"   {line}" for pair in audit.pairs for line in pair_lines(pair)]
-    return lines
-
-
-def _cause(audit: MetricAudit, finding: Finding) -> str:
-    """A finding's cause as the text output says it: an unexplained difference
-    named by the clause of the spec where it starts (``findings.cause``)."""
-    from metricdiff.findings.cause import unexplained_cause
-    from metricdiff.findings.finding import COMPARED, cause_of
-
-    if finding.kind not in COMPARED or finding.axis not in ("", "unexplained"):
-        return cause_of(finding)
-    options = next((p.options for p in audit.participants if p.name == finding.impl_a), None)
-    return f"unexplained: {unexplained_cause(finding, options)}"
 
 
 def _interrupt_hint(args: argparse.Namespace) -> str:
