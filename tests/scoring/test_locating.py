@@ -49,21 +49,39 @@ def test_an_exception_of_two_segments_together_is_no_segment_alone() -> None:
 
 
 def test_where_the_halving_ends_on_a_pair_each_segment_is_scored_alone() -> None:
-    # The shortest prefix that raises ends with Y (segment 6), which raises only
-    # beside X; Z (segment 12) raises alone, and only alone.
+    # Cut in four, X, Y and Z each fall in a piece of four segments that does not
+    # raise (X and Y only raise together, Z only alone): every segment is then
+    # scored alone, and Z (segment 12) raises.
     hyps = fine(16)
     hyps[2], hyps[5], hyps[11] = "X", "Y", "Z"
     assert located(hyps).endswith("(segment 12 raises it alone)")
 
 
-def test_the_search_scores_fewer_segments_than_each_alone_would(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = tmp_path / "calls.txt"
-    monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
+@pytest.fixture
+def calls(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The file ``PickyAdapter`` writes the size of each corpus it is given to."""
+    written = tmp_path / "calls.txt"
+    monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(written))
+    return written
+
+
+def sizes_in(calls: Path) -> list[int]:
+    """The sizes written so far, and a fresh file for the next ones."""
+    sizes = [int(line) for line in calls.read_text(encoding="utf-8").split()]
+    calls.unlink()
+    return sizes
+
+
+def bad_at_199() -> Request:
     hyps = fine(500)
     hyps[198] = "BAD"
-    assert located(hyps).endswith("(segment 199 raises it alone)")
-    sizes = [int(line) for line in calls.read_text(encoding="utf-8").split()]
+    return Request(fake_adapters.PickyAdapter(), "rouge-1",
+                   [(tuple(hyps), tuple(("a reference",) for _ in hyps))])
+
+
+def test_the_search_scores_fewer_segments_than_each_alone_would(calls: Path) -> None:
+    assert located(list(bad_at_199().cases[0][0])).endswith("(segment 199 raises it alone)")
+    sizes = sizes_in(calls)
     assert sizes[0] == 500 and sizes[-1] == 1  # the corpus first, the segment last
     # Cut in four each round: 500, 125, 32, 8, 2, then single segments: five
     # rounds of at most four calls, 667 segments in all (500 alone would be 500 calls).
@@ -71,26 +89,17 @@ def test_the_search_scores_fewer_segments_than_each_alone_would(
     assert sum(sizes[1:]) <= 500 + 125 + 32 + 8 + 2, sizes
 
 
-def test_one_search_serves_every_metric_that_raised_the_same_error(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    calls = tmp_path / "calls.txt"
-    monkeypatch.setenv("METRICDIFF_FAKE_CALLS", str(calls))
-    hyps = fine(500)
-    hyps[198] = "BAD"
-    request = Request(fake_adapters.PickyAdapter(), "rouge-1",
-                      [(tuple(hyps), tuple(("a reference",) for _ in hyps))])
-    crashed = score_requests([request, request], timeout=NO_HANG)
-    searched = calls.read_text(encoding="utf-8").split()
-    calls.unlink()
-    alone = with_segment_named([request], [crashed[0][0]], timeout=NO_HANG, workers=2)
-    one = len(calls.read_text(encoding="utf-8").split())
-    calls.unlink()
-    told = with_segment_named([request, request], [c[0] for c in crashed],
-                              timeout=NO_HANG, workers=2)
+def test_one_search_serves_every_metric_that_raised_the_same_error(calls: Path) -> None:
+    request = bad_at_199()
+    crashed = [c[0] for c in score_requests([request, request], timeout=NO_HANG)]
+    sizes_in(calls)
+    alone = with_segment_named([request], crashed[:1], timeout=NO_HANG, workers=2)
+    one = len(sizes_in(calls))
+    told = with_segment_named([request, request], crashed, timeout=NO_HANG, workers=2)
     assert [t.error for t in told] == [alone[0].error] * 2
     assert alone[0].error.endswith("(segment 199 raises it alone)")
     # the second request's segment 199 checked alone: one call more than one search
-    assert len(calls.read_text(encoding="utf-8").split()) == one + 1, searched
+    assert len(sizes_in(calls)) == one + 1
 
 
 def test_a_metric_that_dies_elsewhere_on_a_corpus_as_long_gets_its_own_search() -> None:
