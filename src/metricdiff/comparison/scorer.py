@@ -65,8 +65,8 @@ class ReferenceScorer:
             try:
                 result = self.adapter.corpus_score(self.metric, self.hyps, self.refs, options)
             except EmptyInputError:
-                lenient = attrs.evolve(options, empty_policy="zero")
-                result = self.adapter.corpus_score(self.metric, self.hyps, self.refs, lenient)
+                result = self.adapter.corpus_score(self.metric, self.hyps, self.refs,
+                                                   _lenient(options))
                 self.refused[options] = self._refusals(options)
             self.known[options] = points(result, options)
         return self.known[options]
@@ -90,19 +90,24 @@ class ReferenceScorer:
             return
         # each profile that may refuse beside the one that scores what it refuses as
         # 0, in the same pass: what ``__call__`` would score after the refusal
-        lenient = {options: attrs.evolve(options, empty_policy="zero") for options in wanted
-                   if options.empty_policy == "error"}
-        asked = list(dict.fromkeys([*wanted, *lenient.values()]))
+        twins = {options: _lenient(options) for options in wanted
+                 if options.empty_policy == "error"}
+        asked = list(dict.fromkeys([*wanted, *twins.values()]))
         scored = dict(zip(asked, score_profiles(self.adapter, self.metric, self.hyps,
                                                 self.refs, asked), strict=True))
         for options in asked:
-            outcome, twin = scored[options], scored.get(lenient.get(options, options))
+            outcome, twin = scored[options], scored.get(twins.get(options, options))
             if outcome.result is not None:
                 self.known[options] = points(outcome.result, options)
             elif (outcome.raised is not None and outcome.raised.type == "EmptyInputError"
                   and twin is not None and twin.result is not None):
                 self.known[options] = points(twin.result, options)
                 self.refused[options] = self._refusals(options)
+
+
+def _lenient(options: Options) -> Options:
+    """``options`` scoring what it refuses as 0 (``empty_policy=zero``)."""
+    return attrs.evolve(options, empty_policy="zero")
 
 
 def attribute_gap(a: Options, b: Options, reference: ReferenceScorer) -> tuple[Attribution, str]:
