@@ -15,6 +15,7 @@ from metricdiff import limits
 from metricdiff.atomic import folder_lock
 from metricdiff.auditing.cases import own_implementations
 from metricdiff.cases.prepared import warn_if_prepared
+from metricdiff.cli._audit_lines import lost_input_lines, metric_lines
 from metricdiff.cli._common import (
     Commands,
     add_cache_option,
@@ -35,7 +36,6 @@ from metricdiff.cli._common import (
     seconds,
     whole_number,
 )
-from metricdiff.cli.audit_lines import lost_input_lines, metric_lines
 from metricdiff.errors import AdapterUnavailable, InputError, MetricdiffError, OutputError
 from metricdiff.impls import adapter_names, chosen_metrics, computes, families_of
 from metricdiff.profiles.metrics import METRICS
