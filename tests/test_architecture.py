@@ -38,7 +38,7 @@ PAGE = ROOT / "docs" / "architecture.md"
 #: imports.
 LAYERS: list[tuple[str, ...]] = [
     ("errors", "wording", "machine_paths", "json_values", "_version", "limits",
-     "markdown_text", "progress"),
+     "markdown_text", "progress", "forkserver_path"),
     ("atomic", "input_files"), ("statistics",), ("profiles",), ("cases",), ("impls",),
     ("scoring",), ("comparison",), ("findings",), ("conclusions",), ("reports",),
     ("auditing",), ("locks",), ("api", "plugin", "testing"), ("cli",),

@@ -57,9 +57,11 @@ from metricdiff.scoring.jobs import INVALID, CaseResult
 from metricdiff.scoring.memos import trim_memos
 from metricdiff.scoring.validate import describe
 
-#: Imported once by the forkserver, so that a worker forked from it starts warm.
+#: Imported once by the forkserver, so that a worker forked from it starts warm;
+#: first, what takes the working directory off its ``sys.path`` (``forkserver_path``).
 FORKSERVER_PRELOAD = [
-    "__main__", "metricdiff.scoring.worker", "metricdiff.impls.reference.adapter"
+    "metricdiff.forkserver_path", "__main__", "metricdiff.scoring.worker",
+    "metricdiff.impls.reference.adapter",
 ]
 
 
