@@ -192,7 +192,20 @@ def attribute_pair(a: Entrant, b: Entrant, reference: ReferenceScorer,
             return Attribution(level, level, ()), (
                 f"{side.name} declares no profile, so the whole gap is residual: "
                 f"{undeclared}")
-    return attribute_gap(a.options, b.options, reference)
+    found, note = attribute_gap(a.options, b.options, reference)
+    unsteady = [f"{side.name}'s own score differs from run to run on the same input "
+                "(declared not reproducible), so the residual moves with it"
+                for side in (a, b) if not _reproducible(side)]
+    return found, "; ".join([note, *unsteady] if note else unsteady)
+
+
+def _reproducible(entrant: Entrant) -> bool:
+    """Whether the entrant's implementation gives the same score on the same input
+    every time (``Declared.reproducible``: jury's bootstrap, though seeded, does not)."""
+    try:
+        return get_adapter(entrant.impl, entrant.metric).declared.reproducible
+    except Exception:  # not an implementation of this metric: nothing declared
+        return True
 
 
 #: With at most this many implementations named (``--impl``), every pair's gap
