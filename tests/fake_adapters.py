@@ -129,7 +129,9 @@ class ChildHangAdapter(MisbehavingAdapter):
 class PickyAdapter(MisbehavingAdapter):
     """Raises ``KeyError`` on a corpus holding the hypothesis ``BAD``, on one
     holding both ``X`` and ``Y`` (an exception that needs two segments
-    together), and on ``Z`` alone; writes the size of every corpus it is given
+    together), and on ``Z`` alone; raises ``ZeroDivisionError`` on one holding
+    a reference with no ASCII letter (ROUGE-1.5.5 divides by a reference's
+    token count, and its tokenizer keeps only ASCII); writes the size of every corpus it is given
     to ``$METRICDIFF_FAKE_CALLS``, one line each, when that is set."""
 
     def corpus_score(
@@ -141,4 +143,7 @@ class PickyAdapter(MisbehavingAdapter):
                 out.write(f"{len(hyps)}\n")
         if "BAD" in hyps or {"X", "Y"} <= set(hyps) or list(hyps) == ["Z"]:
             raise KeyError("picky")
+        if any(ref is not None and not any(c.isascii() and c.isalpha() for c in ref)
+               for segment in refs for ref in segment):
+            raise ZeroDivisionError("a reference with no token")
         return expected(hyps)

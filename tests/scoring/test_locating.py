@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import fake_adapters
+from metricdiff.profiles import with_overrides
+from metricdiff.profiles.metrics import paper_options
 from metricdiff.scoring.isolated import Request, score_requests, with_segment_named
 
 NO_HANG = fake_adapters.NO_HANG
@@ -115,3 +117,48 @@ def test_a_metric_that_dies_elsewhere_on_a_corpus_as_long_gets_its_own_search() 
     told = with_segment_named(requests, crashed, timeout=NO_HANG, workers=2)
     assert told[0].error.endswith("(segment 8 raises it alone)")
     assert told[1].error.endswith("(segment 21 raises it alone)")
+
+
+# The suspect: the first segment whose hypothesis or a reference the request's
+# tokenizer empties.  Under ``tokenize=rouge155`` (ROUGE-1.5.5's: ASCII letters and
+# digits only) "Земля" has no token left, and PickyAdapter raises ZeroDivisionError
+# on a reference with no ASCII letter.
+ASCII_ONLY = with_overrides(paper_options("rouge-1"), {"tokenize": "rouge155"})
+
+
+def suspected(hyps: list[str], refs: list[str]) -> str:
+    """The error ``with_segment_named`` gives the corpus under ``ASCII_ONLY``."""
+    request = Request(fake_adapters.PickyAdapter(), "rouge-1",
+                      [(tuple(hyps), tuple((ref,) for ref in refs))], ASCII_ONLY)
+    [[outcome]] = score_requests([request], timeout=NO_HANG)
+    assert outcome.raised is not None
+    [told] = with_segment_named([request], [outcome], timeout=NO_HANG, workers=2)
+    return told.error
+
+
+def test_the_segment_the_tokenizer_empties_is_checked_first(calls: Path) -> None:
+    refs = ["a reference"] * 500
+    refs[198] = refs[300] = "Земля"  # both raise; 199 is the first
+    assert suspected(fine(500), refs).endswith("(segment 199 raises it alone)")
+    # the corpus, then one round: segment 199 alone and the 198 before it together
+    assert sorted(sizes_in(calls)) == [1, 198, 500]
+
+
+def test_a_suspect_that_does_not_raise_alone_leaves_it_to_the_narrowing(calls: Path) -> None:
+    hyps, refs = fine(40), ["a reference"] * 40
+    hyps[4] = "Земля"  # emptied, but a hypothesis: PickyAdapter takes it
+    hyps[29] = "BAD"
+    assert suspected(hyps, refs).endswith("(segment 30 raises it alone)")
+    sizes = sizes_in(calls)
+    assert sorted(sizes[1:3]) == [1, 4]  # the suspect round first: 5 alone, 1-4
+
+
+def test_a_suspect_with_an_earlier_segment_that_raises_is_not_named() -> None:
+    # Segment 10's reference is emptied and raises alone, but so do segments 1-9
+    # together: segment 3's reference "123" keeps a token under rouge155 (no
+    # suspect) and has no letter, so PickyAdapter raises on it.  The narrowing
+    # names the first, segment 3.
+    refs = ["a reference"] * 20
+    refs[2], refs[9] = "123", "Земля"
+    assert suspected(fine(20), refs) == (
+        "ZeroDivisionError: a reference with no token (segment 3 raises it alone)")

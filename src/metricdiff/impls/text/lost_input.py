@@ -199,6 +199,18 @@ def _tokens(joined: str) -> Counter[str]:
     return Counter({piece: n for piece, n in pieces.items() if _ALNUM.search(piece)})
 
 
+def emptied(tokenize: str, text: str) -> bool:
+    """Whether ``text`` has a letter or digit and the tokenizer ``tokenize`` keeps
+    none of them (False where the tokenizer cannot run here): the text reaches
+    the metric as no token at all, the segment an implementation most often dies
+    on (ROUGE-1.5.5 divides by a reference's token count unguarded)."""
+    try:
+        letters, kept = _letters_kept(tokenize, text)
+    except (TokenizerUnavailable, ConventionError):
+        return False
+    return letters > 0 and kept == 0
+
+
 @lru_cache(maxsize=1 << 16)
 def _letters_kept(tokenize: str, token: str) -> tuple[int, int]:
     """How many letters and digits ``token`` has, and how many of them the
@@ -226,4 +238,4 @@ def _percent(part: int, whole: int) -> str:
     return "under 0.1%" if text == "0.0%" and part else text
 
 
-__all__ = ["OVER", "Loss", "LostInput", "LostInputTally", "lost_input", "warn_lost"]
+__all__ = ["OVER", "Loss", "LostInput", "LostInputTally", "emptied", "lost_input", "warn_lost"]
