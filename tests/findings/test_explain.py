@@ -116,6 +116,19 @@ def test_two_axes_at_once() -> None:
     assert explanation.options == declared
 
 
+def test_one_change_at_most_leaves_a_two_axis_difference_unexplained() -> None:
+    # The sample of test_two_axes_at_once needs both axes (argued there by hand):
+    # with one change at most (``most=1``) no candidate reproduces it.
+    sample = (["Hello, world!"], [["Hello, world."]])
+    declared, target = sacrebleu_target(sample)
+    wrong = with_overrides(declared, {"tokenize": "none", "smoothing": "none"})
+    explanation = explain("bleu", wrong, [sample], [target], Tolerance(), most=1)
+    assert explanation.axis == "unexplained"
+    one_off = with_overrides(declared, {"smoothing": "none"})  # one change away
+    explanation = explain("bleu", one_off, [sample], [target], Tolerance(), most=1)
+    assert (explanation.axis, explanation.values) == ("smoothing", ("none", "exp"))
+
+
 def test_the_declared_profile_that_reproduces_needs_no_explanation() -> None:
     declared, target = sacrebleu_target(CAT)
     explanation = explain("bleu", declared, [CAT], [target], Tolerance())

@@ -273,9 +273,10 @@ def search(
     base: Options,
     reproducer: Reproducer,
     changes: Sequence[tuple[str, str]],
+    most: int = 2,
 ) -> Iterator[Candidate]:
     """Configurations one change away from ``base`` (which does not reproduce)
-    that reproduce, then two.
+    that reproduce, then two (if ``most`` is 2).
 
     A candidate with a change that cannot matter on these samples
     (``comparison.inert``: ``multi_ref`` where each segment has one reference,
@@ -286,7 +287,7 @@ def search(
     singles = (((change,), changed(base, [change])) for change in changes)
     pairs = (((first, second), changed(base, [first, second]))
              for first, second in itertools.combinations(changes, 2) if first[0] != second[0])
-    for candidates in (singles, pairs):
+    for candidates in (singles, pairs)[:most]:
         needed: Iterator[Candidate] = (
             (found, options) for found, options in candidates
             if options is not None and not _as_fewer(base, found, options, references)
@@ -329,18 +330,20 @@ def explain(
     targets: Sequence[Result],
     tolerance: Tolerance,
     changes: Sequence[tuple[str, str]] | None = None,
+    most: int = 2,
 ) -> Explanation:
     """The convention that makes the reference reproduce ``targets`` on ``samples``.
 
     ``changes`` limits the search (the agreement explainer passes only the axes on
     which two profiles differ); by default every axis one step from ``declared``.
+    ``most``: how many of them a candidate makes at most, 1 or 2.
     """
     reproducer = Reproducer(metric, samples, targets, tolerance)
     first = reproducer.difference(declared)
     if first is None:
         return Explanation("", ("", ""), declared, None)
     candidates = single_changes(declared) if changes is None else list(changes)
-    for found, options in search(declared, reproducer, candidates):
+    for found, options in search(declared, reproducer, candidates, most):
         axis, values = _describe(declared, found)
         return Explanation(axis, values, options, first)
     return Explanation("unexplained", ("", ""), None, first)
