@@ -50,6 +50,7 @@ from floor import (
     own_costs,
     print_costs,
     run_timed,
+    start_ratio,
 )
 
 #: The nine implementations available when issue 11 was written, the Perl script
@@ -108,9 +109,9 @@ def main() -> None:
           f"{generate}): {wall:.1f} s wall, {cpu:.1f} CPU-s", flush=True)
     costs = own_costs(impls, Work("main", METRICS, generate=generate))
     print_costs(costs)
-    floor = floor_of(costs)
+    floor = floor_of(costs.scoring)
     print(f"floor (own costs / {CORES} cores): {floor:.1f} s; of it the Perl script "
-          f"{costs.get('rouge155', 0.0) / CORES:.1f} s")
+          f"{costs.scoring.get('rouge155', 0.0) / CORES:.1f} s")
     if impls == ORIGINAL:
         print(f"RATIO main-job {label} gen{generate} wall/{TARGET_SECONDS:.0f}s "
               f"{wall / TARGET_SECONDS:.2f} (target <= 1 at --generate 2000; "
@@ -124,6 +125,7 @@ def main() -> None:
     print(f"the fixed cost (the audit of 1 real pair, the same implementations): "
           f"{fixed:.1f} s wall, {fixed_cpu:.1f} CPU-s")
     print(fixed_ratio(f"main-job {label} gen{generate}", wall, fixed, floor))
+    print(start_ratio(f"main-job {label} gen{generate}", wall, costs, TARGET))
 
 
 if __name__ == "__main__":

@@ -101,10 +101,10 @@ def main() -> None:
             fixed, fixed_cpu = rank_timed(tiny)
             costs = own_costs(impls, work)
             print_costs(costs)
-            floor = floor_of(costs)
+            floor = floor_of(costs.scoring)
             print(f"rank: {wall:.1f} s wall, {cpu:.1f} CPU-s; fixed cost (3 systems x 1 "
                   f"pair): {fixed:.1f} s wall, {fixed_cpu:.1f} CPU-s; floor {floor:.1f} s "
-                  f"({sum(costs.values()):.1f} CPU-s over {CORES} cores)", flush=True)
+                  f"({sum(costs.scoring.values()):.1f} CPU-s over {CORES} cores)", flush=True)
             print(f"RATIO rank 3x{size} bleu+rouge-l wall/own-scoring-floor "
                   f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / "
                   f"{floor:.1f} s; in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} "

@@ -56,8 +56,8 @@ def main() -> None:
         between = load()
         costs = own_costs(every, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
     print_costs(costs)
-    floor_every = floor_of(costs)
-    floor_ten = floor_of({name: costs[name] for name in ten})
+    floor_every = floor_of(costs.scoring)
+    floor_ten = floor_of({name: costs.scoring[name] for name in ten})
     walls, floors = wall_every / wall_ten, floor_every / max(floor_ten, 1e-9)
     print(f"every: {wall_every:.1f} s wall, {cpu_every:.1f} CPU-s, floor {floor_every:.1f} s; "
           f"ten: {wall_ten:.1f} s wall, {cpu_ten:.1f} CPU-s, floor {floor_ten:.1f} s "

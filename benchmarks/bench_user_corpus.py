@@ -38,6 +38,7 @@ from floor import (
     print_costs,
     real_pairs,
     run_timed,
+    start_ratio,
 )
 
 METRICS = ("bleu", "rouge-1", "rouge-2", "rouge-l", "rouge-lsum", "rouge-w", "rouge-s",
@@ -77,15 +78,16 @@ def main() -> None:
             lambda h, r: audit(h, r, Path(folder) / "one" / "out"), Path(folder))
         costs = own_costs(impls, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
     print_costs(costs)
-    floor = floor_of(costs)
+    floor = floor_of(costs.scoring)
     print(f"audit: {wall:.1f} s wall, {cpu:.1f} CPU-s; floor {floor:.1f} s "
-          f"({sum(costs.values()):.1f} CPU-s over {CORES} cores)")
+          f"({sum(costs.scoring.values()):.1f} CPU-s over {CORES} cores)")
     print(f"RATIO audit default {pairs}-real-pairs wall/own-scoring-floor "
           f"{wall / max(floor, 1e-9):.2f} (target <= {TARGET}; {wall:.1f} s / {floor:.1f} s; "
           f"in CPU {cpu / CORES / max(floor, 1e-9):.2f}; {before} before, {between} after "
           f"the audit, {load()} after the floor)")
     print(f"audit of 1 real pair (the fixed cost): {fixed:.1f} s wall, {fixed_cpu:.1f} CPU-s")
     print(fixed_ratio(f"audit default {pairs}-real-pairs", wall, fixed, floor))
+    print(start_ratio(f"audit default {pairs}-real-pairs", wall, costs, TARGET))
     if bare is not None:
         print(f"RATIO user-corpus default/no-minimise {wall / bare:.2f} (target <= 2; "
               f"{pairs} pairs; {bare:.1f} s without minimal examples)")

@@ -166,36 +166,70 @@ def _asked(impl: str, work: Work) -> list[tuple[str, Any, Any, list[Any]]]:
     return asked
 
 
-def own_cost(impl: str, work: Work) -> float:
-    """CPU seconds ``impl`` needs for ``work``, in this process (call it in a fresh one):
-    its scoring calls only, its imports and its adapter's construction left out."""
-    total = 0.0
+def own_cost(impl: str, work: Work) -> tuple[float, float]:
+    """CPU seconds ``impl`` needs for ``work``, in this process (call it in a fresh
+    one): its scoring calls, and this whole process's CPU seconds (its start-up
+    is in the difference: ``own_costs``)."""
+    scoring = 0.0
     for metric, adapter, options, cases in _asked(impl, work):
         adapter.ensure_available()  # its imports: not its scoring
         before = _cpu()
         adapter.score_cases(metric, cases, options)
-        total += _cpu() - before
-    return total
+        scoring += _cpu() - before
+    return scoring, _cpu()
 
 
-def own_cost_in_child(impl: str, work: Work) -> float:
+def own_cost_in_child(impl: str, work: Work) -> tuple[float, float]:
     code = ("import sys; sys.path.insert(0, sys.argv[1]); import floor; "
-            "print(floor.own_cost(sys.argv[2], floor.Work.from_json(sys.argv[3])))")
+            "print(*floor.own_cost(sys.argv[2], floor.Work.from_json(sys.argv[3])))")
     done = subprocess.run([sys.executable, "-c", code, str(HERE), impl, work.to_json()],
                           check=True, capture_output=True, text=True)
-    return float(done.stdout.strip().splitlines()[-1])
+    scoring, whole = done.stdout.strip().splitlines()[-1].split()
+    return float(scoring), float(whole)
 
 
-def own_costs(impls: tuple[str, ...], work: Work) -> dict[str, float]:
-    """Implementation -> CPU seconds of its part of ``work``, each in a fresh
-    process, two at a time (one per core)."""
+@attrs.frozen
+class Costs:
+    """Implementation -> CPU seconds of its scoring of the work (``scoring``: the
+    floor every RATIO line of issue 26 names), and of its start-up (``start``):
+    what its fresh process spends besides scoring, over what the reference's
+    spends (the reference imports no library: its process is Python, metricdiff
+    and the cases read)."""
+
+    scoring: dict[str, float]
+    start: dict[str, float]
+
+
+def own_costs(impls: tuple[str, ...], work: Work) -> Costs:
+    """Each implementation's costs of its part of ``work``, each in a fresh
+    process, two at a time (one per core); the reference's too, for the start-up."""
+    names = impls if "reference" in impls else (*impls, "reference")
     with ThreadPoolExecutor(CORES) as pool:
-        costs = pool.map(lambda impl: own_cost_in_child(impl, work), impls)
-        return dict(zip(impls, costs, strict=True))
+        costs = dict(zip(names, pool.map(lambda impl: own_cost_in_child(impl, work), names),
+                         strict=True))
+    scoring, whole = costs["reference"]
+    base = whole - scoring
+    return Costs({impl: costs[impl][0] for impl in impls},
+                 {impl: max(costs[impl][1] - costs[impl][0] - base, 0.0) for impl in impls})
 
 
 def floor_of(costs: dict[str, float]) -> float:
     return sum(costs.values()) / CORES
+
+
+def start_ratio(label: str, wall: float, costs: Costs, target: float) -> str:
+    """The RATIO line of ``wall`` against the floor with the implementations'
+    start-up in it: their imports (jury's Hugging Face stack, 2.6 CPU-s) are
+    as much the cost of running them as their scoring, and a command that runs
+    them cannot end before both are done.  Where the start-up is as large as
+    the scoring (``compare`` on 500 lines), a target on the scoring alone
+    cannot be met by any run of these implementations; this is the floor that
+    stops it, measured in the same run."""
+    start = sum(costs.start.values()) / CORES
+    floor = floor_of(costs.scoring) + start
+    return (f"RATIO {label} wall/own-start-up+scoring-floor {wall / max(floor, 1e-9):.2f} "
+            f"(target <= {target}; {wall:.1f} s / ({start:.1f} s start-up + "
+            f"{floor - start:.1f} s scoring))")
 
 
 def available_impls() -> tuple[str, ...]:
@@ -220,9 +254,10 @@ def load() -> str:
         return f"load {one:.2f} {five:.2f} {fifteen:.2f}"
 
 
-def print_costs(costs: dict[str, float]) -> None:
-    for impl, seconds in sorted(costs.items(), key=lambda item: -item[1]):
-        print(f"  own cost {impl}: {seconds:.1f} CPU-s", flush=True)
+def print_costs(costs: Costs) -> None:
+    for impl, seconds in sorted(costs.scoring.items(), key=lambda item: -item[1]):
+        print(f"  own cost {impl}: {seconds:.1f} CPU-s scoring, {costs.start[impl]:.1f} "
+              "CPU-s start-up", flush=True)
 
 
 #: Linux's CPU accounting of a group of processes (cgroup v1), where the benchmark
