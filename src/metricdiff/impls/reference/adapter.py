@@ -136,6 +136,20 @@ class ReferenceBleuAdapter(_Reference[BleuOptions, BleuResult]):
     corpus = staticmethod(bleu_statistics.fast_corpus_bleu)
     sentence = staticmethod(bleu_statistics.fast_sentence_bleu)
 
+    #: From this many segments on, the explainer's candidates for a corpus are
+    #: scored together (``corpus_scores``), as ROUGE's are.
+    TOGETHER_FROM = 256
+
+    def scores_together(self, metric: str, hyps: Sequence[str]) -> bool:
+        return len(hyps) >= self.TOGETHER_FROM
+
+    def corpus_scores(self, metric: str, hyps: Sequence[str], refs: References,
+                      profiles: Sequence[BleuOptions]) -> list[BleuResult | Exception]:
+        """Each profile's corpus score, the segments' statistics summed once for
+        the profiles that share them (``bleu_statistics.fast_corpus_bleus``):
+        the same results as ``corpus_score`` profile by profile."""
+        return bleu_statistics.fast_corpus_bleus(hyps, refs, profiles)
+
     def tally(self, metrics: Requests[BleuOptions], *, sentences: bool = False
               ) -> Tally[BleuResult]:
         """``score_many`` one segment at a time (``Tally``)."""

@@ -60,3 +60,34 @@ def test_statistics_by_hand():
     assert stats.totals == (7, 6)
     assert stats.hyp_len == 7
     assert stats.ref_len == 7.0  # closest reference length to 7 is 7
+
+
+# Profiles that share a corpus's statistics: one base, the axes after the
+# statistics changed (``bleu.statistics_options`` leaves them out of the key).
+AFTER = st.tuples(
+    st.sampled_from(["none", "exp", "floor", "add-k", "cc4", "cc5", "epsilon"]),
+    st.sampled_from(["zero", "smooth"]),
+    st.sampled_from(["zero", "one", "error"]),
+    st.sampled_from(["corpus", "sentence-mean"]),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(segments=st.lists(st.tuples(TEXT, REFERENCES), min_size=1, max_size=5), base=OPTIONS,
+       changes=st.lists(AFTER, min_size=1, max_size=6))
+def test_many_profiles_at_once_equal_the_reference_one_by_one(segments, base, changes):
+    # The oracle: bleu.py's corpus_bleu under each profile alone, or the
+    # exception it raises (an empty pair under empty_policy=error).
+    hyps = [hyp for hyp, _ in segments]
+    refs = [refs for _, refs in segments]
+    profiles = [base] + [attrs.evolve(base, smoothing=smoothing, all_zero=all_zero,
+                                      empty_policy=empty, level=level)
+                         for smoothing, all_zero, empty, level in changes]
+    for options, got in zip(profiles, bleu_statistics.fast_corpus_bleus(hyps, refs, profiles),
+                            strict=True):
+        try:
+            expected = bleu.corpus_bleu(hyps, refs, options)
+        except Exception as refused:
+            assert isinstance(got, type(refused)), (options, got)
+        else:
+            assert got == expected, options

@@ -113,5 +113,53 @@ def fast_corpus_bleu(
     return pooled
 
 
-__all__ = ["fast_corpus_bleu", "fast_segment_statistics", "fast_sentence_bleu",
+def fast_corpus_bleus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+                      profiles: Sequence[BleuOptions]) -> list[BleuResult | Exception]:
+    """``fast_corpus_bleu`` under each of ``profiles`` (its result, or what it
+    raised), the segments' statistics summed once for all the profiles that
+    share them (``statistics_options``): the explainer's candidates for one
+    corpus differ mostly in the axes after the statistics (smoothing, brevity
+    penalty, weights), and each needs only the formula on the same sums.  The
+    sums are made in the same order as ``fast_corpus_bleu`` makes them, so every
+    result is the same to the last bit.  ``level=sentence-mean`` (a score per
+    segment) is scored profile by profile."""
+    sums: dict[BleuOptions, BleuStats | Exception] = {}
+    outcomes: list[BleuResult | Exception] = []
+    for options in profiles:
+        try:
+            if options.level == "sentence-mean":
+                outcomes.append(fast_corpus_bleu(hyps, refs, options))
+                continue
+            counting = statistics_options(options)
+            if counting not in sums:
+                sums[counting] = _summed(hyps, refs, counting)
+            summed = sums[counting]
+            if isinstance(summed, Exception):
+                raise summed
+            outcomes.append(bleu_from_statistics(summed, options))
+        except Exception as refused:  # a configuration the reference refuses
+            outcomes.append(refused)
+    return outcomes
+
+
+def _summed(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
+            counting: BleuOptions) -> BleuStats | Exception:
+    """The corpus's statistics under ``counting``, summed as ``fast_corpus_bleu``
+    sums them; or what counting raised."""
+    orders = _stat_orders(counting)
+    matches, totals = [0] * orders, [0] * orders
+    hyp_len, ref_len = 0, 0.0
+    try:
+        for hyp, seg_refs in zip(hyps, refs, strict=True):
+            stats = _text_statistics(hyp, tuple(seg_refs), counting)
+            matches = [a + b for a, b in zip(matches, stats.matches, strict=True)]
+            totals = [a + b for a, b in zip(totals, stats.totals, strict=True)]
+            hyp_len += stats.hyp_len
+            ref_len += stats.ref_len
+    except Exception as refused:
+        return refused
+    return BleuStats(tuple(matches), tuple(totals), hyp_len, ref_len)
+
+
+__all__ = ["fast_corpus_bleu", "fast_corpus_bleus", "fast_segment_statistics", "fast_sentence_bleu",
            "fast_text_statistics", "fast_uncached_statistics"]
