@@ -18,7 +18,7 @@ same segments under many profiles), keyed by ``bleu.statistics_options``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from metricdiff.impls.reference.bleu import (
@@ -92,23 +92,17 @@ def fast_corpus_bleu(
 ) -> BleuResult:
     """``bleu.corpus_bleu``: the statistics summed over the segments, then the
     reference's formula; ``level=sentence-mean`` averages the segments' scores."""
-    counting = statistics_options(options)
-    orders = _stat_orders(options)
-    matches, totals = [0] * orders, [0] * orders
-    hyp_len, ref_len = 0, 0.0
     sentence_scores, segments = 0.0, 0
-    for hyp, seg_refs in zip(hyps, refs, strict=True):
-        stats = _text_statistics(hyp, tuple(seg_refs), counting)
-        matches = [a + b for a, b in zip(matches, stats.matches, strict=True)]
-        totals = [a + b for a, b in zip(totals, stats.totals, strict=True)]
-        hyp_len += stats.hyp_len
-        ref_len += stats.ref_len
+
+    def scored(stats: BleuStats) -> None:
+        nonlocal sentence_scores, segments
+        sentence_scores += bleu_from_statistics(stats, options).score
         segments += 1
-        if options.level == "sentence-mean":
-            sentence_scores += bleu_from_statistics(stats, options).score
-    pooled = bleu_from_statistics(BleuStats(tuple(matches), tuple(totals), hyp_len, ref_len),
-                                  options)
-    if options.level == "sentence-mean" and segments:
+
+    sentence_mean = options.level == "sentence-mean"
+    summed = _summed(hyps, refs, statistics_options(options), scored if sentence_mean else None)
+    pooled = bleu_from_statistics(summed, options)
+    if sentence_mean and segments:
         return _with_score(pooled, sentence_scores / segments)
     return pooled
 
@@ -119,10 +113,10 @@ def fast_corpus_bleus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     raised), the segments' statistics summed once for all the profiles that
     share them (``statistics_options``): the explainer's candidates for one
     corpus differ mostly in the axes after the statistics (smoothing, brevity
-    penalty, weights), and each needs only the formula on the same sums.  The
-    sums are made in the same order as ``fast_corpus_bleu`` makes them, so every
-    result is the same to the last bit.  ``level=sentence-mean`` (a score per
-    segment) is scored profile by profile."""
+    penalty, weights), and each needs only the formula on the same sums, made
+    as ``fast_corpus_bleu`` makes them: every result is the same to the last
+    bit.  ``level=sentence-mean`` (a score per segment) is scored profile by
+    profile."""
     sums: dict[BleuOptions, BleuStats | Exception] = {}
     outcomes: list[BleuResult | Exception] = []
     for options in profiles:
@@ -132,7 +126,10 @@ def fast_corpus_bleus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
                 continue
             counting = statistics_options(options)
             if counting not in sums:
-                sums[counting] = _summed(hyps, refs, counting)
+                try:
+                    sums[counting] = _summed(hyps, refs, counting)
+                except Exception as refused:  # every profile counting so refuses
+                    sums[counting] = refused
             summed = sums[counting]
             if isinstance(summed, Exception):
                 raise summed
@@ -142,22 +139,21 @@ def fast_corpus_bleus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     return outcomes
 
 
-def _summed(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
-            counting: BleuOptions) -> BleuStats | Exception:
-    """The corpus's statistics under ``counting``, summed as ``fast_corpus_bleu``
-    sums them; or what counting raised."""
+def _summed(hyps: Iterable[str], refs: Iterable[Sequence[str | None]], counting: BleuOptions,
+            seen: Callable[[BleuStats], None] | None = None) -> BleuStats:
+    """The corpus's statistics under ``counting`` (``statistics_options``), summed
+    segment by segment in order; ``seen`` is given each segment's statistics."""
     orders = _stat_orders(counting)
     matches, totals = [0] * orders, [0] * orders
     hyp_len, ref_len = 0, 0.0
-    try:
-        for hyp, seg_refs in zip(hyps, refs, strict=True):
-            stats = _text_statistics(hyp, tuple(seg_refs), counting)
-            matches = [a + b for a, b in zip(matches, stats.matches, strict=True)]
-            totals = [a + b for a, b in zip(totals, stats.totals, strict=True)]
-            hyp_len += stats.hyp_len
-            ref_len += stats.ref_len
-    except Exception as refused:
-        return refused
+    for hyp, seg_refs in zip(hyps, refs, strict=True):
+        stats = _text_statistics(hyp, tuple(seg_refs), counting)
+        matches = [a + b for a, b in zip(matches, stats.matches, strict=True)]
+        totals = [a + b for a, b in zip(totals, stats.totals, strict=True)]
+        hyp_len += stats.hyp_len
+        ref_len += stats.ref_len
+        if seen is not None:
+            seen(stats)
     return BleuStats(tuple(matches), tuple(totals), hyp_len, ref_len)
 
 
