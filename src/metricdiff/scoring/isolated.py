@@ -247,12 +247,14 @@ def _suspected(segments: dict[int, list[Segment]], options: dict[int, Options | 
 
 
 def _first_emptied(segments: Sequence[Segment], options: Options | None) -> int | None:
-    tokenize = getattr(options, "tokenize", None)
-    if not isinstance(tokenize, str):
+    """The first segment (1-based) whose hypothesis or a reference the
+    tokenizer of ``options`` empties; None without options (the adapter's
+    declared profile, not known here)."""
+    if options is None:
         return None
     return next((n for n, (hyp, refs) in enumerate(segments, 1)
-                 if any(text is not None and emptied(tokenize, text) for text in (hyp, *refs))),
-                None)
+                 if any(text is not None and emptied(options.tokenize, text)
+                        for text in (hyp, *refs))), None)
 
 
 #: Into how many pieces ``_narrowed`` cuts a corpus each round: more pieces, fewer

@@ -19,7 +19,8 @@ same segments under many profiles), keyed by ``bleu.statistics_options``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
+from typing import TypeVar
 
 from metricdiff.impls.reference.bleu import (
     _stat_orders,
@@ -120,23 +121,28 @@ def fast_corpus_bleus(hyps: Sequence[str], refs: Sequence[Sequence[str | None]],
     sums: dict[BleuOptions, BleuStats | Exception] = {}
     outcomes: list[BleuResult | Exception] = []
     for options in profiles:
-        try:
-            if options.level == "sentence-mean":
-                outcomes.append(fast_corpus_bleu(hyps, refs, options))
-                continue
-            counting = statistics_options(options)
-            if counting not in sums:
-                try:
-                    sums[counting] = _summed(hyps, refs, counting)
-                except Exception as refused:  # every profile counting so refuses
-                    sums[counting] = refused
-            summed = sums[counting]
-            if isinstance(summed, Exception):
-                raise summed
-            outcomes.append(bleu_from_statistics(summed, options))
-        except Exception as refused:  # a configuration the reference refuses
-            outcomes.append(refused)
+        if options.level == "sentence-mean":
+            outcomes.append(_outcome(partial(fast_corpus_bleu, hyps, refs, options)))
+            continue
+        counting = statistics_options(options)
+        if counting not in sums:  # a refusal while counting is every such profile's
+            sums[counting] = _outcome(partial(_summed, hyps, refs, counting))
+        summed = sums[counting]
+        outcomes.append(summed if isinstance(summed, Exception)
+                        else _outcome(partial(bleu_from_statistics, summed, options)))
     return outcomes
+
+
+T = TypeVar("T")
+
+
+def _outcome(call: Callable[[], T]) -> T | Exception:
+    """What ``call`` returns, or the exception it raised (a configuration the
+    reference refuses)."""
+    try:
+        return call()
+    except Exception as refused:
+        return refused
 
 
 def _summed(hyps: Iterable[str], refs: Iterable[Sequence[str | None]], counting: BleuOptions,
