@@ -253,3 +253,39 @@ def test_the_progress_line_shows_a_metric_explained_here(
     assert status == 0, err
     lines = err.splitlines()
     assert "bleu: explaining 0/4 steps" in lines and "bleu: explaining 4/4 steps" in lines, err
+
+
+def test_the_next_metric_is_scored_while_two_workers_explain_two_before_it(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Issue 26 (the main job's idle workers): with two workers, the third
+    metric's scoring does not wait for the first two metrics' explaining to end.
+    With one explaining child per worker it waited, and the workers sat idle
+    (7 s of the main job).  Each explaining child here marks its end with a file
+    after 3 s, and the scoring of each metric notes which marks it found when it
+    began: the third finds none."""
+    real_explain = metricdiff.auditing.run.explain_metric
+    real_score = metricdiff.auditing.run.score_metric
+    seen: dict[str, list[str]] = {}
+
+    def slow(scored, progress, asked, stream, step):  # type: ignore[no-untyped-def]
+        explained = real_explain(scored, progress, asked, stream, step)
+        time.sleep(3.0)
+        (tmp_path / f"explained-{scored.metric}").touch()
+        return explained
+
+    def noted(metric, cases, config, chosen):  # type: ignore[no-untyped-def]
+        seen[metric] = sorted(p.name for p in tmp_path.glob("explained-*"))
+        return real_score(metric, cases, config, chosen)
+
+    monkeypatch.setattr(metricdiff.auditing.run, "explain_metric", slow)
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", noted)
+    hyp, ref = tmp_path / "h.txt", tmp_path / "r.txt"
+    hyp.write_text("the cat sat on the mat\nit is raining\n", encoding="utf-8")
+    ref.write_text("the cat is on the mat\nit rains\n", encoding="utf-8")
+    status, _, err = run(capsys, "audit", "--hyp", hyp, "--ref", ref, "--metric", "bleu",
+                         "--metric", "rouge-1", "--metric", "rouge-2", "--impl", "reference",
+                         "--impl", "reference[tokenize=13a]", "--jobs", "2", "--no-minimise",
+                         "--no-progress")
+    assert status == 0, err
+    assert seen == {"bleu": [], "rouge-1": [], "rouge-2": []}

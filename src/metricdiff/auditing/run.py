@@ -6,9 +6,9 @@ caller as it is done, in the order of the plan.
 Explaining one metric is the reference's work in one process, while the worker
 processes that score sit idle; so, with two workers or more, a metric is
 explained in a forked process (``background.py``) while the next ones are
-scored, at most ``workers`` metrics at once; each is finished (shown on its
-smallest examples, ``finish_metric``) here as soon as it is explained, and
-handed over in the order of the plan.  The answers are the
+scored, at most ``FORKS_PER_WORKER`` times ``workers`` metrics at once; each is
+finished (shown on its smallest examples, ``finish_metric``) here as soon as it
+is explained, and handed over in the order of the plan.  The answers are the
 same as one metric at a time gives.  Not with a Ray executor (its threads do
 not survive a fork), nor for a metric of more than ``FORK_CASES_AT_MOST`` cases,
 whose copy of the scores would count twice against the machine's memory.
@@ -50,6 +50,12 @@ Chosen = Mapping[str, tuple[list[Participant], list[str]]]
 
 #: Up to this many cases a metric is explained in a forked process.
 FORK_CASES_AT_MOST = 20_000
+#: How many metrics may be explained in forked processes at once, per worker.
+#: More than one: with one per worker, the next metric's scoring waited for an
+#: explaining child to end while the workers sat idle (7 s of the main job's
+#: 290); children beyond the cores only share them, and each holds a copy of
+#: at most ``FORK_CASES_AT_MOST`` cases' scores.
+FORKS_PER_WORKER = 2
 
 _Explaining = tuple[Scored, Background[tuple[Explained, MetricComparison | None]], Steps]
 
@@ -76,7 +82,8 @@ def audit_metrics(
             running = [b for _, b, _ in explaining.values() if not b.done()]
             # A metric explained here (no fork) is finished before the next is scored.
             here = any(not background.forked for _, background, _ in explaining.values())
-            if scoring and len(running) < max(config.workers, 1) and not here:
+            if scoring and len(running) < FORKS_PER_WORKER * max(config.workers, 1) \
+                    and not here:
                 waiting.end()  # the next metric's scoring draws its own line
                 step = next(metrics, None)
                 if step is None:
