@@ -15,6 +15,7 @@ from metricdiff.errors import MetricdiffError
 from metricdiff.findings.witness import REFERENCE, Participant
 from metricdiff.impls import resolve
 from metricdiff.impls.base import Tolerance
+from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.execution import run_jobs
 from metricdiff.scoring.jobs import CRASH, CaseResult, Job, Raised
 from metricdiff.scoring.outcomes import Outcomes
@@ -36,8 +37,11 @@ class Scores:
 def score_everything(
     metric: str, cases: Sequence[Case], people: Sequence[Participant], config: AuditConfig
 ) -> Scores:
-    """One job per participant and one per reference-as-participant, run together
-    with the config's workers, timeout and executor (see ``run_jobs``).
+    """One job per participant and one per profile of a participant's that the
+    reference is run under, run together with the config's workers, timeout and
+    executor (see ``run_jobs``).  Participants with the same profile
+    (sacrebleu and jury, rouge-score and rouge-score-rs) share one run of the
+    reference: it gives the same outcomes under the same profile.
 
     With a ``journal``, a job-case it already has is not scored again, and every
     case scored is recorded in it as soon as it has its outcome; with a
@@ -45,19 +49,23 @@ def score_everything(
     samples = tuple(case.sample for case in cases)  # one copy, shared by every job
     runs = {p.name: _capped(p, cases, config) for p in people}
     jobs = [p.job(_samples(samples, runs[p.name])) for p in people]
-    jobs += [p.job(samples, REFERENCE, f"reference-as-{p.name}")
-             for p in people if p.impl != REFERENCE]
+    # The job of the reference under each profile: the first participant with it names it.
+    under: dict[Options, int] = {}
+    for p in people:
+        if p.impl != REFERENCE and p.options not in under:
+            under[p.options] = len(jobs)
+            jobs.append(p.job(samples, REFERENCE, f"reference-as-{p.name}"))
     centre = paper_participant(metric, people)
     alone = centre not in people  # the paper's profile is run anyway, as no participant
-    if alone:
+    if alone and centre.options not in under:
+        under[centre.options] = len(jobs)
         jobs.append(centre.job(samples))
     outcomes = _run_journalled(metric, jobs, config)
-    paper = outcomes.pop() if alone else None
+    paper = outcomes[under[centre.options]] if alone else None
     own = {p.name: _expanded(outcomes[i], runs[p.name], len(cases))
            for i, p in enumerate(people)}
-    as_them = iter(outcomes[len(people):])
     reference: dict[str, Sequence[CaseResult]] = {
-        p.name: next(as_them) for p in people if p.impl != REFERENCE}
+        p.name: outcomes[under[p.options]] for p in people if p.impl != REFERENCE}
     capped = tuple(cap.not_run.raised.message for cap in runs.values()
                    if cap is not None and cap.not_run.raised is not None)
     return Scores(own, reference, capped, paper)
