@@ -112,6 +112,15 @@ class EnvAdapter(MisbehavingAdapter):
         return RougeResult(0.5, 0.5, 0.5, float(os.environ.get("METRICDIFF_FAKE_VALUE", "-1")))
 
 
+class ThreadsAdapter(MisbehavingAdapter):
+    """Reports ``$OMP_NUM_THREADS`` as its match count (-1 when unset)."""
+
+    def corpus_score(
+        self, metric: str, hyps: Sequence[str], refs: References, options: RougeOptions
+    ) -> RougeResult:
+        return RougeResult(0.5, 0.5, 0.5, float(os.environ.get("OMP_NUM_THREADS", "-1")))
+
+
 class ChildHangAdapter(MisbehavingAdapter):
     """Starts ``sleep 3600``, writes its pid to ``$METRICDIFF_FAKE_PIDFILE`` and
     hangs: a timeout must take the child along."""
