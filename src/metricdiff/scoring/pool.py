@@ -80,6 +80,8 @@ class Pool:
             for number, job in enumerate(jobs)
             for chunk in (chunking or chunks_of)(job)
         )
+        #: (job, first index, size) of a chunk -> ``_cases_key``.
+        self.cases_keys: dict[tuple[int, int, int], tuple[str, int]] = {}
         self.idle: list[Worker] = take_kept(workers)
         self.busy: dict[Connection, Worker] = {}
 
@@ -138,20 +140,43 @@ class Pool:
 
     def _task_for(self, worker: Worker) -> Task:
         """The next task for ``worker``, taken out of ``pending``: among the first
-        ``AFFINITY_LOOKAHEAD``, the first of an implementation it has served, else
-        the first of one no other worker has served, else the first.  A worker
+        ``AFFINITY_LOOKAHEAD``, the first whose cases it has scored for the same
+        implementation (another metric's), else the first of an implementation
+        it has served whose cases no other worker has scored, else the first of
+        an implementation no other worker has served, else the first.  A worker
         that scored one metric of an implementation has its library imported, its
-        adapter built and its memos filled (pyrouge's one run for every metric of
-        a text), so the implementation's next metrics go to it where they can."""
-        others = set().union(*(w.served for w in (*self.idle, *self.busy.values())
-                               if w is not worker))
+        adapter built and its memos filled (pyrouge's one run serves every metric
+        of a text), so the implementation's next metrics go to it where they
+        can, each chunk of cases to the worker that remembers them."""
+        others = [w for w in (*self.idle, *self.busy.values()) if w is not worker]
         ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
-        impls = [self.jobs[task.job].impl for task in ahead]
-        place = next((i for i, impl in enumerate(impls) if impl in worker.served),
-                     next((i for i, impl in enumerate(impls) if impl not in others), 0))
+        keys = [self._cases_key(task) for task in ahead]
+
+        def elsewhere(key: tuple[str, int]) -> bool:
+            return any(key in w.cases_served for w in others)
+
+        place = next(
+            (i for i, key in enumerate(keys) if key in worker.cases_served),
+            next((i for i, key in enumerate(keys)
+                  if key[0] in worker.served and not elsewhere(key)),
+                 next((i for i, key in enumerate(keys)
+                       if not any(key[0] in w.served for w in others)), 0)))
         task = ahead[place]
         del self.pending[place]
+        worker.cases_served.add(keys[place])
         return task
+
+    def _cases_key(self, task: Task) -> tuple[str, int]:
+        """The task's implementation and a digest of its cases: the same for the
+        same cases of another metric (the audit's metrics share their cases and
+        their chunks), remembered for each task."""
+        place = (task.job, task.indices[0], len(task.indices))
+        key = self.cases_keys.get(place)
+        if key is None:
+            job = self.jobs[task.job]
+            key = self.cases_keys[place] = (
+                job.impl, hash(tuple(job.cases[i] for i in task.indices)))
+        return key
 
     def _start(self) -> Worker:
         parent, child = self.context.Pipe(duplex=True)

@@ -48,6 +48,9 @@ class Worker:
     deadline: float = math.inf
     #: The implementations it has scored for (its adapters, its memos, its imports).
     served: set[str] = attrs.Factory(set)
+    #: The chunks it has scored, by implementation and cases (``Pool._cases_key``):
+    #: an implementation's memo of those cases is in this worker.
+    cases_served: set[tuple[str, int]] = attrs.Factory(set)
 
     def kill(self) -> None:
         """Kill the worker, its process group (a child a ``python:`` function
