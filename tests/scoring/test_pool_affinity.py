@@ -86,3 +86,20 @@ def test_a_worker_takes_the_chunk_of_another_metric_on_the_cases_it_scored() -> 
     # ``two`` is free first, then ``one``: each takes its own cases, not the first in line
     assert [then._task_for(w).indices for w in (two, one, two, one)] == [
         (1,), (0,), (3,), (2,)]
+
+
+def test_the_costliest_chunks_are_first_in_line() -> None:
+    """Issue 26: the Perl ROUGE's chunk of 2,000 cases (one run, 25 s that
+    cannot be split) started last in the main job's rouge-2 and ran alone for
+    16 s while the other worker sat idle.  The line now starts with the chunks
+    of an implementation that runs a process per call (rouge155 declares it),
+    then those declared costly per case (pyrouge: a Perl run per case), then
+    the rest, each in the jobs' order."""
+    jobs = [Job(impl, "rouge-1", ROUGE1, [(("a",), (("a",),))] * 3)
+            for impl in ("rouge-score", "pyrouge", "sacrerouge", "rouge155")]
+    made = Pool(jobs, 2, 60.0, chunking=lambda j: [(0,), (1, 2)])
+    made._shutdown(keep=True)
+    assert [(made.jobs[t.job].impl, t.indices) for t in made.pending] == [
+        ("rouge155", (0,)), ("rouge155", (1, 2)), ("pyrouge", (0,)), ("pyrouge", (1, 2)),
+        ("rouge-score", (0,)), ("rouge-score", (1, 2)), ("sacrerouge", (0,)),
+        ("sacrerouge", (1, 2))]

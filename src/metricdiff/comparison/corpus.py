@@ -245,11 +245,10 @@ def compare_corpus(
     profile says to do (``attribute_pair``)."""
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     known = dict(scored_already or {})
-    jobs = sorted((Job(e.impl, metric, e.options, (samples[metric],), e.name)
-                   for metric, those in people.items() for e in those
-                   if e.options is not None and e.name != REFERENCE
-                   and (metric, e.name) not in known),
-                  key=_slow_first)
+    # (the worker pool runs the costliest first: ``scoring.chunks.slow_first``)
+    jobs = [Job(e.impl, metric, e.options, (samples[metric],), e.name)
+            for metric, those in people.items() for e in those
+            if e.options is not None and e.name != REFERENCE and (metric, e.name) not in known]
     if progress is not None and jobs:
         progress.start("scoring", len(jobs), unit="implementation")
     tick = None if progress is None else (lambda: progress.advance("scoring"))
@@ -332,16 +331,6 @@ def _with_lost(score: CorpusScore, entrant: Entrant, sample: Sample) -> CorpusSc
     hyps, refs = sample
     return attrs.evolve(score, lost=lost_input(entrant.name, entrant.options.tokenize,
                                                hyps, refs))
-
-
-def _slow_first(job: Job) -> int:
-    """Jobs whose implementation pays a fixed cost per call (a process: the Perl
-    script's large ``batch_size`` says so) go first, so that the others fill the
-    workers around them instead of leaving one running alone at the end."""
-    try:
-        return -get_adapter(job.impl, job.metric).cost.batch_size
-    except Exception:  # the worker will say what is wrong with it
-        return 0
 
 
 def score_of(entrant: Entrant, reference: ReferenceScorer,

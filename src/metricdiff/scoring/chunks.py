@@ -17,6 +17,7 @@ from metricdiff.errors import (
 )
 from metricdiff.impls import AnyAdapter, get_adapter
 from metricdiff.impls.base import Adapter
+from metricdiff.impls.declarations import Cost
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.jobs import CRASH, INVALID, OK, TIMEOUT, CaseResult, Job, OnResult, Raised
 from metricdiff.scoring.validate import describe, message_of, validate
@@ -59,12 +60,34 @@ def build_adapter(impl: str, metric: str, adapter_path: str | None) -> AnyAdapte
     return adapter
 
 
+def cost_of(job: Job) -> Cost:
+    """What the job's adapter class declares running it costs."""
+    try:
+        return adapter_class(job.impl, job.metric, job.adapter_path).cost
+    except Exception:  # the worker will report why the adapter cannot be built
+        return Adapter.cost
+
+
 def _batch_size(job: Job) -> int:
     try:
-        size = int(adapter_class(job.impl, job.metric, job.adapter_path).cost.batch_size)
-    except Exception:  # the worker will report why the adapter cannot be built
+        size = int(cost_of(job).batch_size)
+    except (TypeError, ValueError):
         size = Adapter.cost.batch_size
     return max(1, size)
+
+
+def slow_first(job: Job) -> int:
+    """Where the job's chunks go in the line, lowest first: an implementation
+    that runs a process per call (the Perl ROUGE: a chunk of 2,000 cases in one
+    run, 25 s that cannot be split), then one declared costly per case, then the
+    rest.  Started last, one such chunk ran alone while the other workers sat
+    idle (16 s of one metric's scoring in the main job)."""
+    cost = cost_of(job)
+    if cost.process_per_call:
+        return 0
+    if cost.process_per_case or cost.audit_generated_cases is not None:
+        return 1
+    return 2
 
 
 def chunks_of(job: Job, batch_size: int | None = None) -> list[tuple[int, ...]]:

@@ -42,7 +42,7 @@ from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from metricdiff.scoring.chunks import chunks_of
+from metricdiff.scoring.chunks import chunks_of, slow_first
 from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.pool_workers import Task, Worker, death, keep_idle, stop, take_kept
@@ -75,11 +75,12 @@ class Pool:
         # Compact (``Outcomes``): an audit of a large corpus has millions of them.
         self.results = [Outcomes(len(j.cases)) for j in jobs]
         self.job_failure: dict[int, CaseResult] = {}
-        self.pending: deque[Task] = deque(
-            Task(number, chunk)
-            for number, job in enumerate(jobs)
-            for chunk in (chunking or chunks_of)(job)
-        )
+        # The costliest chunks first (``slow_first``), in the jobs' order otherwise.
+        ranks = [slow_first(job) for job in jobs]
+        self.pending: deque[Task] = deque(sorted(
+            (Task(number, chunk) for number, job in enumerate(jobs)
+             for chunk in (chunking or chunks_of)(job)),
+            key=lambda task: ranks[task.job]))
         #: (job, first index, size) of a chunk -> ``_cases_key``.
         self.cases_keys: dict[tuple[int, int, int], tuple[str, int]] = {}
         self.idle: list[Worker] = take_kept(workers)
