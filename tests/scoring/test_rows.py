@@ -4,13 +4,14 @@ line, a results.jsonl row, a lock's result, a cache of outputs): issue 27, items
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
 import pytest
 
 from metricdiff.errors import RowError
-from metricdiff.scoring.rows import outcome_from_row, result_from_row
+from metricdiff.scoring.rows import encode_row, outcome_from_row, result_from_row
 
 BLEU: dict[str, Any] = {"score": 27.3, "precisions": [60.0, 40.0, 20.0, 10.0], "bp": 1.0,
                         "sys_len": 24, "ref_len": 22, "counts": [12, 8, 4, 2],
@@ -64,3 +65,13 @@ def test_an_outcome_is_a_status_an_error_and_a_result_only_when_ok(
     crash = outcome_from_row({"status": "crash", "error": "ValueError: x", "result": None},
                              "bleu")
     assert (crash.status, crash.error, crash.result) == ("crash", "ValueError: x", None)
+
+
+def test_a_row_is_encoded_as_json_dumps_encodes_it() -> None:
+    """``encode_row`` is ``json.dumps(row, ensure_ascii=False)`` with one encoder
+    for every row (the stdlib's output is the reference): non-ASCII text kept,
+    the default separators, floats as ``repr``."""
+    row = {"metric": "rouge-1", "impl": "reference-as-rouge-score", "case": "Привет, 世界",
+           "status": "ok", "result": {"fmeasure": 1 / 3, "matches": 3.0, "none": None}}
+    assert encode_row(row) == json.dumps(row, ensure_ascii=False)
+    assert "Привет, 世界" in encode_row(row)

@@ -37,7 +37,7 @@ from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.progress import Phase, Progress, duration
 from metricdiff.scoring.jobs import CaseResult, Job
-from metricdiff.scoring.rows import outcome_from_row
+from metricdiff.scoring.rows import encode_row, outcome_from_row
 from metricdiff.statistics import BleuResult, RougeResult
 from metricdiff.wording import plural
 
@@ -177,7 +177,7 @@ class Journal:
         (the audit of a large corpus: ``recorded`` would hold every result)."""
         if key in self.recorded:
             return
-        line = json.dumps(_row(key, outcome), ensure_ascii=False) + "\n"
+        line = encode_row(_row(key, outcome)) + "\n"
         try:
             if os.fstat(self._stream.fileno()).st_nlink == 0:
                 self._written_again()

@@ -25,6 +25,7 @@ from metricdiff.impls.settings import parse_spec
 from metricdiff.profiles import profile_of
 from metricdiff.reports.model import AUDIT_NAME, FINDINGS_NAME, PAIRS_NAME, RESULTS_NAME
 from metricdiff.scoring.cache import active as active_cache
+from metricdiff.scoring.rows import encode_row
 from metricdiff.statistics import statistics_of
 
 #: Axes a fixture never pins: the metric name sets them.
@@ -69,7 +70,7 @@ def write_findings(out_dir: Path, audits: Sequence[MetricAudit], kept: int = 0,
                 shutil.copyfileobj(earlier, stream)
         for audit in audits[kept:]:
             for row in result_rows(audit):
-                stream.write((json.dumps(row, ensure_ascii=False) + "\n").encode("utf-8"))
+                stream.write((encode_row(row) + "\n").encode("utf-8"))
         open_new(about).write(_json(audit_json(audits)))
         pairs = out_dir / PAIRS_NAME
         written.append(pairs)
