@@ -12,7 +12,8 @@ translation pairs of ``data/translations`` and 168 of them the other way round.
 Each round runs ``metricdiff compare --hyp H --ref R --jobs 2`` in a fresh
 process (wall time), then the floor: each implementation's corpus score of
 each metric under its declared profile, alone in a fresh process, two at a
-time, CPU seconds over the two cores.  It prints
+time, CPU seconds over the two cores, measured before and after ``compare``
+and the mean taken (``floor.around``).  It prints
 
     RATIO compare default 500-real-pairs wall/own-scoring-floor X (target <= 1.3; ...)
 
@@ -28,8 +29,10 @@ from pathlib import Path
 from floor import (
     CORES,
     Work,
+    around,
     available_impls,
     command,
+    drift,
     fixed_cost,
     fixed_ratio,
     floor_of,
@@ -63,12 +66,15 @@ def main() -> None:
         hyp, ref = real_pairs(args.pairs, Path(folder))
         work = Work("compare", METRICS, hyp=str(hyp), ref=str(ref))
         for _ in range(args.repeat):
+            first = own_costs(impls, work)
             before = load()
             wall, cpu = compare_wall(hyp, ref)
             between = load()
             fixed, fixed_cpu = fixed_cost(compare_wall, Path(folder))
-            costs = own_costs(impls, work)
+            then = own_costs(impls, work)
+            costs = around(first, then)
             print_costs(costs)
+            print(drift(first, then), flush=True)
             floor = floor_of(costs.scoring)
             print(f"compare: {wall:.1f} s wall, {cpu:.1f} CPU-s; floor {floor:.1f} s "
                   f"({sum(costs.scoring.values()):.1f} CPU-s over {CORES} cores)", flush=True)

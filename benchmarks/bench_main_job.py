@@ -20,7 +20,9 @@ inputs ``make report`` audits (the bundled fixtures plus ``--generate N --seed
    scoring the same cases of every metric it implements, in a fresh process of
    its own, CPU seconds of that process and its children -- two at a time on the
    two cores;
-3. **the floor**: the sum of (2) over the implementations, over the two cores.
+3. **the floor**: the sum of (2) over the implementations, over the two cores,
+   measured before the main job and after it, the mean of the two taken
+   (``floor.around``: a machine whose speed drifts moves both the same way).
 
 It prints ``RATIO main-job ... wall/own-scoring-floor`` (what the audit adds to
 running the implementations: scoring the reference as each of them, explaining,
@@ -41,8 +43,10 @@ from floor import (
     CORES,
     SEED,
     Work,
+    around,
     available_impls,
     command,
+    drift,
     fixed_cost,
     fixed_ratio,
     floor_of,
@@ -97,6 +101,8 @@ def main() -> None:
     label = ("nine-original" if impls == ORIGINAL
              else "every-available" if not args.impl else f"{len(impls)}-impls")
     wall, cpu = args.wall, math.nan
+    work = Work("main", METRICS, generate=generate)
+    first = own_costs(impls, work)
     before = load()
     if wall is None:
         with tempfile.TemporaryDirectory(prefix="metricdiff-main-job-") as folder:
@@ -107,8 +113,10 @@ def main() -> None:
             lambda h, r: fixed_job(impls, h, r, Path(folder) / "out"), Path(folder))
     print(f"main job ({label}: {len(impls)} implementations, fixtures + --generate "
           f"{generate}): {wall:.1f} s wall, {cpu:.1f} CPU-s", flush=True)
-    costs = own_costs(impls, Work("main", METRICS, generate=generate))
+    then = own_costs(impls, work)
+    costs = around(first, then)
     print_costs(costs)
+    print(drift(first, then))
     floor = floor_of(costs.scoring)
     print(f"floor (own costs / {CORES} cores): {floor:.1f} s; of it the Perl script "
           f"{costs.scoring.get('rouge155', 0.0) / CORES:.1f} s")

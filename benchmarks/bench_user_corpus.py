@@ -11,7 +11,8 @@ at most 2.0 times its floor on 300 real pairs (the first 300 of the real
 translations of ``data/translations``).  The floor: every participant the
 audit runs (declared profile, variants, stemmed profile) scoring every case the
 audit scores (each line, and the whole corpus), each implementation alone in a
-fresh process, two at a time, CPU seconds over the two cores.  It prints
+fresh process, two at a time, CPU seconds over the two cores, measured before
+the audit and after it and the mean taken (``floor.around``).  It prints
 
     RATIO audit default 300-real-pairs wall/own-scoring-floor X (target <= 2.0; ...)
 
@@ -28,8 +29,10 @@ from pathlib import Path
 from floor import (
     CORES,
     Work,
+    around,
     available_impls,
     command,
+    drift,
     fixed_cost,
     fixed_ratio,
     floor_of,
@@ -69,6 +72,8 @@ def main() -> None:
           f"--jobs {CORES}", flush=True)
     with tempfile.TemporaryDirectory(prefix="metricdiff-user-corpus-") as folder:
         hyp, ref = real_pairs(pairs, Path(folder))
+        work = Work("audit", METRICS, hyp=str(hyp), ref=str(ref))
+        first = own_costs(impls, work)
         before = load()
         wall, cpu = audit(hyp, ref, Path(folder) / "default")
         between = load()
@@ -76,8 +81,10 @@ def main() -> None:
             if args.no_minimise_too else None
         fixed, fixed_cpu = fixed_cost(
             lambda h, r: audit(h, r, Path(folder) / "one" / "out"), Path(folder))
-        costs = own_costs(impls, Work("audit", METRICS, hyp=str(hyp), ref=str(ref)))
+        then = own_costs(impls, work)
+    costs = around(first, then)
     print_costs(costs)
+    print(drift(first, then))
     floor = floor_of(costs.scoring)
     print(f"audit: {wall:.1f} s wall, {cpu:.1f} CPU-s; floor {floor:.1f} s "
           f"({sum(costs.scoring.values()):.1f} CPU-s over {CORES} cores)")

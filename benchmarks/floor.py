@@ -213,6 +213,23 @@ def own_costs(impls: tuple[str, ...], work: Work) -> Costs:
                  {impl: max(costs[impl][1] - costs[impl][0] - base, 0.0) for impl in impls})
 
 
+def around(first: Costs, then: Costs) -> Costs:
+    """The mean of the costs measured before the command and after it.  Over
+    one evening the same floor drifted from 172 s to 145 s, and a floor measured
+    on one side only carries the drift into the ratio; on both sides, a steady
+    drift cancels.  ``drift`` says how far the two were apart."""
+    def mean(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+        return {impl: (a[impl] + b[impl]) / 2 for impl in a}
+
+    return Costs(mean(first.scoring, then.scoring), mean(first.start, then.start))
+
+
+def drift(first: Costs, then: Costs) -> str:
+    """The two floors of ``around``, for the RATIO lines."""
+    return (f"floor {floor_of(first.scoring):.1f} s before the command, "
+            f"{floor_of(then.scoring):.1f} s after it, their mean taken")
+
+
 def floor_of(costs: dict[str, float]) -> float:
     return sum(costs.values()) / CORES
 
