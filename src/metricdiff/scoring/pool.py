@@ -9,9 +9,14 @@ its ``score_cases`` on the chunk.  Idle workers outlive the call and serve the
 next one, adapters (and imported libraries) included, so that a caller making
 many small calls (the shrinker) does not pay a worker and an import of nltk per
 call; ``shutdown_workers()`` stops them, and so does the end of the process.
-A free worker takes the next chunk of an implementation it has already scored
-for, where one is near the front of the line (``Pool._task_for``): its adapter,
-imports and memos serve that implementation's other metrics too.
+The line starts with the costliest chunks (``chunks.slow_first``: the Perl
+ROUGE's one run of 2,000 cases cannot be split, and started last it ends a
+metric alone).  A free worker takes, near the front of the line
+(``Pool._task_for``), the chunk whose cases it has scored for the same
+implementation, else a chunk of an implementation it has already scored for:
+its adapter, imports and memos (pyrouge's one run for every metric of a text)
+serve that implementation's other metrics too.  Each worker's library thread
+pools get its share of the cores (``sharing_cores``).
 A chunk that does not finish within ``timeout`` seconds of the call's start
 (the clock starts once the worker has its adapter, see below) has its worker
 killed (with its process group, so that a Perl child dies too); a chunk whose worker
