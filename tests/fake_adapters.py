@@ -112,6 +112,12 @@ class EnvAdapter(MisbehavingAdapter):
         return RougeResult(0.5, 0.5, 0.5, float(os.environ.get("METRICDIFF_FAKE_VALUE", "-1")))
 
 
+class OddCostAdapter(MisbehavingAdapter):
+    """A user's class whose ``cost`` is no ``Cost``."""
+
+    cost = 5  # type: ignore[assignment]
+
+
 class ThreadsAdapter(MisbehavingAdapter):
     """Reports ``$OMP_NUM_THREADS`` as its match count (-1 when unset)."""
 

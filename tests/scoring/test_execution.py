@@ -257,6 +257,18 @@ def test_each_worker_s_thread_pools_get_its_share_of_the_cores(
     assert result.result is not None and result.result.matches == 3
 
 
+def test_the_pool_orders_and_shares_out_what_it_cannot_read_as_it_would_the_rest() -> None:
+    """The pool's line (the costliest first) and its affinity (the cases a worker
+    scored) read a job's declared cost and hash its cases; an adapter whose
+    ``cost`` is no ``Cost``, or cases given in lists, are scored as any other:
+    its chunks keep their place, theirs get no affinity."""
+    hyps = [fine(i) for i in range(5)]
+    odd = fake_job(hyps, cls="OddCostAdapter")
+    listed = attrs.evolve(fake_job(hyps), cases=[([h], [["a reference"]]) for h in hyps])
+    expected_results = run_jobs([fake_job(hyps)], timeout=None)[0]
+    assert run_jobs([odd, listed], workers=2, timeout=NO_HANG) == [expected_results] * 2
+
+
 def test_in_process_and_pool_agree_on_what_they_both_can_survive() -> None:
     hyps = [fine(i) for i in range(13)]
     for position, marker in ((0, "RAISE"), (4, "SYSEXIT"), (7, "NAN"), (12, "RECALL15")):

@@ -61,11 +61,13 @@ def build_adapter(impl: str, metric: str, adapter_path: str | None) -> AnyAdapte
 
 
 def cost_of(job: Job) -> Cost:
-    """What the job's adapter class declares running it costs."""
+    """What the job's adapter class declares running it costs (a default where
+    it declares nothing usable: a user's class may set anything)."""
     try:
-        return adapter_class(job.impl, job.metric, job.adapter_path).cost
+        cost = adapter_class(job.impl, job.metric, job.adapter_path).cost
     except Exception:  # the worker will report why the adapter cannot be built
         return Adapter.cost
+    return cost if isinstance(cost, Cost) else Adapter.cost
 
 
 def _batch_size(job: Job) -> int:

@@ -180,8 +180,11 @@ class Pool:
         key = self.cases_keys.get(place)
         if key is None:
             job = self.jobs[task.job]
-            key = self.cases_keys[place] = (
-                job.impl, hash(tuple(job.cases[i] for i in task.indices)))
+            try:
+                digest = hash(tuple(job.cases[i] for i in task.indices))
+            except TypeError:  # a caller's cases in lists: this chunk's own key
+                digest = hash(place)
+            key = self.cases_keys[place] = (job.impl, digest)
         return key
 
     def _start(self) -> Worker:
