@@ -82,8 +82,8 @@ def audit_metrics(
             running = [b for _, b, _ in explaining.values() if not b.done()]
             # A metric explained here (no fork) is finished before the next is scored.
             here = any(not background.forked for _, background, _ in explaining.values())
-            if scoring and len(running) < FORKS_PER_WORKER * max(config.workers, 1) \
-                    and not here:
+            at_once = FORKS_PER_WORKER * max(config.workers, 1)
+            if scoring and len(running) < at_once and not here:
                 waiting.end()  # the next metric's scoring draws its own line
                 step = next(metrics, None)
                 if step is None:

@@ -158,15 +158,17 @@ class Pool:
         ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
         keys = [self._cases_key(task) for task in ahead]
 
-        def elsewhere(key: tuple[str, int]) -> bool:
-            return any(key in w.cases_served for w in others)
+        def preference(key: tuple[str, int]) -> int:  # lowest first
+            impl = key[0]
+            if key in worker.cases_served:
+                return 0
+            if impl in worker.served and not any(key in w.cases_served for w in others):
+                return 1
+            if not any(impl in w.served for w in others):
+                return 2
+            return 3
 
-        place = next(
-            (i for i, key in enumerate(keys) if key in worker.cases_served),
-            next((i for i, key in enumerate(keys)
-                  if key[0] in worker.served and not elsewhere(key)),
-                 next((i for i, key in enumerate(keys)
-                       if not any(key[0] in w.served for w in others)), 0)))
+        place = min(range(len(keys)), key=lambda i: (preference(keys[i]), i))
         task = ahead[place]
         del self.pending[place]
         worker.cases_served.add(keys[place])
