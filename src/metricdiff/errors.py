@@ -124,6 +124,12 @@ class ImplementationFailed(ImplementationError, RuntimeError):
 class EmptyInputError(ImplementationError, ValueError):
     """``empty_policy=error`` met an empty hypothesis scored against empty references."""
 
+    def __init__(self, message: str, *, segments: int | None = None) -> None:
+        super().__init__(message)
+        #: How many of the corpus's segments are empty, where the whole corpus was
+        #: read to count them (None: it stopped at the first).
+        self.segments = segments
+
 
 class InvalidOutput(ImplementationError, ValueError):
     """The implementation answered, but not with a score (a user's program whose

@@ -28,9 +28,8 @@ from metricdiff.impls.reference.rouge import headline
 from metricdiff.profiles import profile_of
 from metricdiff.profiles.metrics import Options, Result
 from metricdiff.profiles.rouge import RougeOptions
-from metricdiff.scoring import score_profiles
 from metricdiff.scoring.isolated import IN_PROCESS
-from metricdiff.statistics import BleuResult
+from metricdiff.statistics import BleuResult, RougeResult
 from metricdiff.wording import plural
 
 REFERENCE = "reference"
@@ -82,9 +81,10 @@ class ReferenceScorer:
         return count
 
     def prepare(self, profiles: Sequence[Options]) -> None:
-        """Score together the ``profiles`` not known yet (``score_profiles``: one
-        pass over a large corpus for all of them); a profile the reference
-        refuses is left for ``__call__`` to raise about."""
+        """Score together the ``profiles`` not known yet (the reference's
+        ``corpus_scores``: one pass over a large corpus for all of them); a
+        profile the reference refuses without its twin is left for ``__call__``
+        to raise about."""
         wanted = [options for options in dict.fromkeys(profiles) if options not in self.known]
         if len(wanted) < 2 or not isinstance(self.adapter, IN_PROCESS):
             return
@@ -93,16 +93,20 @@ class ReferenceScorer:
         twins = {options: _lenient(options) for options in wanted
                  if options.empty_policy == "error"}
         asked = list(dict.fromkeys([*wanted, *twins.values()]))
-        scored = dict(zip(asked, score_profiles(self.adapter, self.metric, self.hyps,
-                                                self.refs, asked), strict=True))
+        # the reference's own outcomes, not judged as an implementation's are: a
+        # refusal keeps the count of segments it refuses, where it was counted
+        scored = dict(zip(asked, self.adapter.corpus_scores(
+            self.metric, self.hyps, self.refs, asked),  # type: ignore[arg-type]
+            strict=True))
         for options in asked:
             outcome, twin = scored[options], scored.get(twins.get(options, options))
-            if outcome.result is not None:
-                self.known[options] = points(outcome.result, options)
-            elif (outcome.raised is not None and outcome.raised.type == "EmptyInputError"
-                  and twin is not None and twin.result is not None):
-                self.known[options] = points(twin.result, options)
-                self.refused[options] = self._refusals(options)
+            if not isinstance(outcome, Exception):
+                self.known[options] = points(outcome, options)
+            elif (isinstance(outcome, EmptyInputError)
+                  and isinstance(twin, (BleuResult, RougeResult))):
+                self.known[options] = points(twin, options)
+                self.refused[options] = (self._refusals(options) if outcome.segments is None
+                                         else outcome.segments)
 
 
 def _lenient(options: Options) -> Options:

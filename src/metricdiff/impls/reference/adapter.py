@@ -8,6 +8,7 @@ from typing import Any, ClassVar, Protocol
 
 import attrs
 
+from metricdiff.errors import EmptyInputError
 from metricdiff.impls.base import (
     ANY,
     Adapter,
@@ -120,6 +121,21 @@ class _RougeTally:
                 for v in self.corpus.results()]
 
 
+def _empty_as_zero(options: RougeOptions) -> RougeOptions:
+    """``options`` scoring an empty pair 0 where it would refuse it."""
+    if options.empty_policy != "error":
+        return options
+    return attrs.evolve(options, empty_policy="zero")
+
+
+def _refused_or_scored(options: RougeOptions, scored: rouge_shared.VariantScores
+                       ) -> RougeResult | Exception:
+    """What ``options`` gives on a corpus its ``_empty_as_zero`` twin ``scored``."""
+    if options.empty_policy == "error" and scored.empties:
+        return EmptyInputError(rouge.EMPTY_PAIR, segments=scored.empties)
+    return scored.corpus
+
+
 def _takes(options: RougeOptions, hyp: str, refs: Sequence[str | None]) -> bool:
     """Whether the fast path scores this segment under ``options`` without refusing."""
     try:
@@ -207,10 +223,17 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
 
     def _in_one_pass(self, metric: str, hyps: Sequence[str], refs: References,
                      profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
-        """Covered profiles in one pass.  A segment one of them refuses (an empty
-        pair under ``empty_policy=error``) stops it: the profiles that refuse
-        that segment are scored alone, and the pass starts again without them."""
-        corpus = rouge_variants.fast_corpus_variants(profiles, keep_segments=False)
+        """Covered profiles in one pass.  A profile that refuses an empty pair
+        (``empty_policy=error``) is scored as the one that scores it 0: the
+        policy decides empty pairs and nothing else (ROUGE-EMPTY), so where no
+        pair is empty the two agree, and where some are the profile refuses the
+        corpus, saying how many (``EmptyInputError.segments``) -- what the
+        attribution of a gap carries -- without stopping the pass.  A segment
+        that stops it otherwise is scored apart: the profiles that refuse it
+        alone, and the pass starts again without them."""
+        scored_as = [_empty_as_zero(options) for options in profiles]
+        asked = list(dict.fromkeys(scored_as))
+        corpus = rouge_variants.fast_corpus_variants(asked, keep_segments=False)
         assert corpus is not None  # every profile is covered
         for hyp, seg_refs in zip(hyps, refs, strict=True):
             try:
@@ -226,7 +249,9 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
                 outcomes.update(zip(refusing, super().corpus_scores(metric, hyps, refs,
                                                                     refusing), strict=True))
                 return [outcomes[options] for options in profiles]
-        return [scores.corpus for scores in corpus.results()]
+        found = dict(zip(asked, corpus.results(), strict=True))
+        return [_refused_or_scored(options, found[twin])
+                for options, twin in zip(profiles, scored_as, strict=True)]
 
     def score_many(self, metrics: Requests[RougeOptions], hyps: Sequence[str],
                    refs: References, *, sentences: bool = False) -> list[Scored[RougeResult]]:

@@ -105,10 +105,14 @@ def perl_round(value: float) -> float:
     return float(f"{value:.5f}")
 
 
+#: What ``empty_policy=error`` says of a pair with no token on either side.
+EMPTY_PAIR = "empty hypothesis against an empty reference"
+
+
 def _empty_result(options: RougeOptions) -> RougeResult:
     """A pair with no token on either side (ROUGE-EMPTY)."""
     if options.empty_policy == "error":
-        raise EmptyInputError("empty hypothesis against an empty reference")
+        raise EmptyInputError(EMPTY_PAIR)
     score = 1.0 if options.empty_policy == "one" else 0.0
     return RougeResult(score, score, score, 0.0, 0.0, 0.0)
 

@@ -53,10 +53,12 @@ def text_key(options: RougeOptions) -> Hashable:
 
 @attrs.frozen
 class VariantScores:
-    """One variant's corpus result and each segment's (``sentence_rouge``'s)."""
+    """One variant's corpus result and each segment's (``sentence_rouge``'s), and
+    how many segments had no token on either side (``empties``)."""
 
     corpus: RougeResult
     segments: tuple[RougeResult, ...]
+    empties: int = 0
 
 
 #: One segment's result under each variant, and whether it was empty.
@@ -122,7 +124,7 @@ class CorpusVariants:
 
     def results(self) -> list[VariantScores]:
         """Each variant's corpus result, and its segments' if kept (else none)."""
-        return [VariantScores(corpus.result(), tuple(segments or ()))
+        return [VariantScores(corpus.result(), tuple(segments or ()), corpus.empties)
                 for _, _, corpus, segments in self.plan]
 
 
