@@ -441,3 +441,30 @@ def test_rouge155_through_run_jobs(r155: Rouge155Adapter) -> None:
     [results] = run_jobs([job], workers=1, timeout=60.0)
     assert [r.status for r in results] == [OK] * 5
     assert [r.result for r in results] == r155.score_cases("rouge-1", ROUGE155_CASES[:5], options)
+
+
+def test_warm_up_starts_the_forkserver_that_the_first_workers_then_come_from() -> None:
+    """Issue 26: ``compare``'s first worker waited ~0.8 s for the forkserver to
+    import every installed peer, which it started only once the corpus was read
+    and every profile worked out.  ``warm_up`` starts it at once; the pool then
+    forks its workers from that same server (its pid is unchanged), and they
+    score.  In a fresh interpreter, where no server runs yet."""
+    code = """if True:
+        import multiprocessing.forkserver as forkserver
+        from metricdiff.scoring.worker import warm_up
+        from metricdiff.scoring.execution import run_jobs
+        from metricdiff.scoring.jobs import Job
+        from metricdiff.profiles.metrics import paper_options
+        server = forkserver._forkserver
+        before = server._forkserver_pid
+        warm_up()
+        started = server._forkserver_pid
+        job = Job("reference", "bleu", paper_options("bleu"), [(("a b c d",), (("a b c d",),))])
+        [[outcome]] = run_jobs([job], workers=2, timeout=60)
+        print(before, started is not None, started == server._forkserver_pid,
+              outcome.result.score)
+    """
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, timeout=120)
+    # BLEU of a hypothesis equal to its reference is 100 (Papineni et al. 2002, §2.3)
+    assert done.stdout.split() == ["None", "True", "True", "100.0"]

@@ -73,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.findings.finding import COMPARED, KINDS
     from metricdiff.reports.model import COMPARE_NAME
     from metricdiff.scoring.executors import import_ray, open_executor
+    from metricdiff.scoring.worker import warm_up
 
     user_input = input_given(args)
     if args.resume and not args.out:
@@ -115,6 +116,8 @@ def run(args: argparse.Namespace) -> int:
             print(message, file=sys.stderr)
 
     _check_pairs(args.pair, chosen)
+    if args.executor != "ray":  # the workers' start-up runs beside the reading below
+        warm_up()
     # Read every input before scoring anything: bad input stops the run at once.
     corpus = read_input(args) if user_input else None
     if corpus is not None:

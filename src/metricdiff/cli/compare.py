@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     from metricdiff.comparison.corpus import DEFAULT_METRICS, compare_corpus
     from metricdiff.comparison.detokenized import check_lang, with_detokenized
     from metricdiff.comparison.render import render
+    from metricdiff.scoring.worker import warm_up
 
+    warm_up()  # the workers' start-up runs beside the reading and the profiles
     metrics = chosen_metrics(args.metric, args.impl, DEFAULT_METRICS)
     check_named(args.impl or [], metrics)
     _check_pairs(args.impl or [], metrics, args.pair)
