@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from metricdiff.profiles import RougeOptions
 from metricdiff.profiles.metrics import with_variant
 from metricdiff.scoring.jobs import Job
@@ -103,3 +105,57 @@ def test_the_costliest_chunks_are_first_in_line() -> None:
         ("rouge155", (0,)), ("rouge155", (1, 2)), ("pyrouge", (0,)), ("pyrouge", (1, 2)),
         ("rouge-score", (0,)), ("rouge-score", (1, 2)), ("sacrerouge", (0,)),
         ("sacrerouge", (1, 2))]
+
+
+def test_each_participant_s_chunk_goes_back_to_the_worker_that_scored_it() -> None:
+    """Issue 26: rouge155 and rouge155+stemmed score the same 2,000 cases; the
+    ROUGE-1.5.5 script's run of every metric for a text is remembered by the
+    worker that made it, under that participant's flags.  With the cases alone
+    as the key, both workers held "rouge155's cases" after ROUGE-1, and each
+    later metric's two chunks went to whichever worker was free: the run of
+    every metric was made again for rouge-l, rouge-w and rouge-s (128 CPU-s of
+    the Perl script in the main job, against 67 when each participant's
+    metrics run in one process).  The job's label, the participant, is in the
+    key."""
+    texts = ["a b", "c d"]
+
+    def both(metric: str) -> Pool:
+        jobs = [attrs.evolve(chunked(metric, texts), impl="rouge155", label=label)
+                for label in ("rouge155", "rouge155+stemmed")]
+        made = Pool(jobs, 2, 60.0, chunking=lambda j: [(0, 1)])
+        made._shutdown(keep=True)
+        return made
+
+    one, two = worker("rouge155"), worker("rouge155")
+    first = both("rouge-1")
+    first.busy = {"one": one, "two": two}  # type: ignore[dict-item]
+    assert [first.jobs[first._task_for(w).job].label for w in (one, two)] == [
+        "rouge155", "rouge155+stemmed"]
+    for metric in ("rouge-2", "rouge-l"):
+        then = both(metric)
+        then.busy = {"one": one, "two": two}  # type: ignore[dict-item]
+        # ``two`` is free first: it takes the stemmed chunk, not the first in line
+        assert [then.jobs[then._task_for(w).job].label for w in (two, one)] == [
+            "rouge155+stemmed", "rouge155"]
+
+
+def test_a_free_worker_takes_what_no_other_worker_remembers_first() -> None:
+    """Issue 26: in the main job's rouge-2, one worker ran the ROUGE-1.5.5
+    script for 46 s; the other, free, took pyrouge's chunks first in line, whose
+    Perl runs the busy worker remembered from rouge-1, and ran them again
+    (pyrouge's 28 s became 50).  A free worker now takes the chunks nobody
+    remembers first, and another's only when nothing else is left."""
+    texts = ["a b", "c d"]
+    busy, free = worker("sumeval"), worker("pyrouge")
+    first = Pool([chunked("rouge-1", texts)], 2, 60.0, chunking=lambda j: [(0, 1)])
+    first._shutdown(keep=True)
+    first.busy = {"busy": busy}  # type: ignore[dict-item]
+    first._task_for(busy)
+    busy.served.add("pyrouge")
+    then = Pool([chunked("rouge-2", texts), attrs.evolve(chunked("rouge-2", ["e f"]),
+                                                        impl="sumeval")],
+                2, 60.0, chunking=lambda j: [tuple(range(len(j.cases)))])
+    then._shutdown(keep=True)
+    then.busy = {"busy": busy}  # type: ignore[dict-item]
+    assert [then.jobs[then._task_for(free).job].impl for _ in range(2)] == [
+        "sumeval", "pyrouge"]

@@ -50,7 +50,15 @@ from pathlib import Path
 from metricdiff.scoring.chunks import chunks_of, slow_first
 from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
-from metricdiff.scoring.pool_workers import Task, Worker, death, keep_idle, stop, take_kept
+from metricdiff.scoring.pool_workers import (
+    CasesKey,
+    Task,
+    Worker,
+    death,
+    keep_idle,
+    stop,
+    take_kept,
+)
 from metricdiff.scoring.validate import describe
 from metricdiff.scoring.worker import start_context, without_main_script, worker_main
 
@@ -87,7 +95,7 @@ class Pool:
              for chunk in (chunking or chunks_of)(job)),
             key=lambda task: ranks[task.job]))
         #: (job, first index, size) of a chunk -> ``_cases_key``.
-        self.cases_keys: dict[tuple[int, int, int], tuple[str, int]] = {}
+        self.cases_keys: dict[tuple[int, int, int], CasesKey] = {}
         self.idle: list[Worker] = take_kept(workers)
         self.busy: dict[Connection, Worker] = {}
 
@@ -149,16 +157,18 @@ class Pool:
         ``AFFINITY_LOOKAHEAD``, the first whose cases it has scored for the same
         implementation (another metric's), else the first of an implementation
         it has served whose cases no other worker has scored, else the first of
-        an implementation no other worker has served, else the first.  A worker
-        that scored one metric of an implementation has its library imported, its
-        adapter built and its memos filled (pyrouge's one run serves every metric
-        of a text), so the implementation's next metrics go to it where they
-        can, each chunk of cases to the worker that remembers them."""
+        an implementation no other worker has served, else the first whose cases
+        no other worker has scored, else the first.  A worker that scored one
+        metric of an implementation has its library imported, its adapter built
+        and its memos filled (pyrouge's one run serves every metric of a text),
+        so the implementation's next metrics go to it where they can, each chunk
+        of cases to the worker that remembers them; a worker free while that one
+        is busy takes what nobody remembers before what it remembers."""
         others = [w for w in (*self.idle, *self.busy.values()) if w is not worker]
         ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
         keys = [self._cases_key(task) for task in ahead]
 
-        def preference(key: tuple[str, int]) -> int:  # lowest first
+        def preference(key: CasesKey) -> int:  # lowest first
             impl = key[0]
             if key in worker.cases_served:
                 return 0
@@ -166,7 +176,9 @@ class Pool:
                 return 1
             if not any(impl in w.served for w in others):
                 return 2
-            return 3
+            if not any(key in w.cases_served for w in others):
+                return 3
+            return 4
 
         place = min(range(len(keys)), key=lambda i: (preference(keys[i]), i))
         task = ahead[place]
@@ -174,10 +186,15 @@ class Pool:
         worker.cases_served.add(keys[place])
         return task
 
-    def _cases_key(self, task: Task) -> tuple[str, int]:
-        """The task's implementation and a digest of its cases: the same for the
-        same cases of another metric (the audit's metrics share their cases and
-        their chunks), remembered for each task."""
+    def _cases_key(self, task: Task) -> CasesKey:
+        """The task's implementation, its job's label and a digest of its cases:
+        the same for the same cases of another metric (the audit's metrics share
+        their cases and their chunks), remembered for each task.  The label
+        tells apart two participants of one implementation on the same cases
+        (``rouge155`` and ``rouge155+stemmed``): each one's memo is in the
+        worker that scored it, and a chunk of the other profile there finds
+        nothing (the ROUGE-1.5.5 script's run for every metric of a text then
+        ran twice, 60 CPU-s of the main job)."""
         place = (task.job, task.indices[0], len(task.indices))
         key = self.cases_keys.get(place)
         if key is None:
@@ -186,7 +203,7 @@ class Pool:
                 digest = hash(tuple(job.cases[i] for i in task.indices))
             except TypeError:  # a caller's cases in lists: this chunk's own key
                 digest = hash(place)
-            key = self.cases_keys[place] = (job.impl, digest)
+            key = self.cases_keys[place] = (job.impl, job.label, digest)
         return key
 
     def _start(self) -> Worker:

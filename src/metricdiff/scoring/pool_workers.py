@@ -29,6 +29,10 @@ def death(process: BaseProcess) -> str:
     return process_end(code)
 
 
+#: A chunk's implementation, its job's label (the participant) and a digest of its cases.
+CasesKey = tuple[str, str, int]
+
+
 @attrs.define
 class Task:
     job: int
@@ -48,9 +52,9 @@ class Worker:
     deadline: float = math.inf
     #: The implementations it has scored for (its adapters, its memos, its imports).
     served: set[str] = attrs.Factory(set)
-    #: The chunks it has scored, by implementation and cases (``Pool._cases_key``):
-    #: an implementation's memo of those cases is in this worker.
-    cases_served: set[tuple[str, int]] = attrs.Factory(set)
+    #: The chunks it has scored, by implementation, participant and cases
+    #: (``Pool._cases_key``): an implementation's memo of those cases is in this worker.
+    cases_served: set[CasesKey] = attrs.Factory(set)
 
     def kill(self) -> None:
         """Kill the worker, its process group (a child a ``python:`` function
