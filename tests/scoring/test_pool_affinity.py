@@ -159,3 +159,54 @@ def test_a_free_worker_takes_what_no_other_worker_remembers_first() -> None:
     then.busy = {"busy": busy}  # type: ignore[dict-item]
     assert [then.jobs[then._task_for(free).job].impl for _ in range(2)] == [
         "sumeval", "pyrouge"]
+
+
+def real(impl: str, label: str, texts: list[str]) -> Job:
+    """``impl``'s own adapter class (its declared ``Cost``) on one case per text."""
+    return Job(impl, "rouge-2", with_variant(RougeOptions(), "rouge-2"),
+               [((text,), ((text,),)) for text in texts], label=label)
+
+
+def test_a_free_worker_leaves_pyrouge_s_remembered_runs_to_the_worker_that_made_them() -> None:
+    """Issue 26: in the main job's rouge-2 one worker ran the ROUGE-1.5.5
+    script for 27 s; the other, free, had only chunks the busy worker had
+    scored in rouge-1 left in line, and took pyrouge's first (first in line),
+    whose Perl runs, one per text for every metric, the busy worker remembered:
+    23 CPU-s run again, while the reference's and rouge-score's chunks, which
+    cost the same anywhere, waited.  pyrouge declares that it remembers every
+    metric (``Cost.remembers_every_metric``): another worker's such chunk is now
+    the free worker's last choice."""
+    texts = ["a b", "c d"]
+    busy, free = worker("pyrouge", "rouge-score"), worker("pyrouge", "rouge-score")
+    then = Pool([real("pyrouge", "pyrouge", texts), real("rouge-score", "rouge-score", texts)],
+                2, 60.0, chunking=lambda j: [(0, 1)])
+    then._shutdown(keep=True)
+    busy.cases_served = {then._cases_key(task) for task in then.pending}
+    then.busy = {"busy": busy}  # type: ignore[dict-item]
+    assert [then.jobs[then._task_for(free).job].impl for _ in range(2)] == [
+        "rouge-score", "pyrouge"]
+
+
+def test_the_reference_s_chunks_under_every_profile_go_to_the_worker_that_has_their_cases(
+) -> None:
+    """Issue 26: the audit runs the reference under each participant's profile
+    (``reference-as-<name>``), on the same cases; its memos (tokens, pair
+    counts, ROUGE-W tables) are keyed by the texts, so a second profile's chunk
+    costs a fifth less where the first one's was scored (ROUGE-W under six
+    profiles on 2,000 generated cases: 9.0 CPU-s with the memos emptied between
+    profiles, 7.4 with them kept).  The reference declares it
+    (``Cost.remembers_every_profile``): its chunks are keyed by their cases
+    alone, whatever the job's label."""
+    texts = ["a b", "c d"]
+    one, two = worker("reference"), worker("reference")
+    first = Pool([real("reference", "reference-as-x", texts)], 2, 60.0,
+                 chunking=lambda j: [(0,), (1,)])
+    first._shutdown(keep=True)
+    first.busy = {"one": one, "two": two}  # type: ignore[dict-item]
+    assert [first._task_for(w).indices for w in (one, two)] == [(0,), (1,)]
+    # The next profile's chunks, the second case's first in line.
+    then = Pool([real("reference", "reference-as-y", texts)], 2, 60.0,
+                chunking=lambda j: [(1,), (0,)])
+    then._shutdown(keep=True)
+    then.busy = {"one": one, "two": two}  # type: ignore[dict-item]
+    assert [then._task_for(w).indices for w in (one, two)] == [(0,), (1,)]

@@ -180,6 +180,14 @@ class Cost:
     #: line of the user's own files.  ``audit_reason`` says why, for the audit's output.
     audit_generated_cases: int | None = None
     audit_reason: str = ""
+    #: One call's answer for a case serves every metric, remembered in the worker
+    #: that made it (pyrouge: one Perl run per text prints every metric): the
+    #: next metric's chunk of those cases costs a whole run in any other worker.
+    remembers_every_metric: bool = False
+    #: What the worker remembers is keyed by the texts, not by the profile (the
+    #: reference's tokens and pair counts): a chunk of cases under another
+    #: profile is cheapest where the same cases were scored.
+    remembers_every_profile: bool = False
 
 
 __all__ = ["INSTALL_PEERS", "Cost", "Declared", "Isolated", "Package", "Tolerance"]

@@ -47,7 +47,7 @@ from collections.abc import Callable, Mapping, Sequence
 from multiprocessing.connection import Connection, wait
 from pathlib import Path
 
-from metricdiff.scoring.chunks import chunks_of, slow_first
+from metricdiff.scoring.chunks import chunks_of, cost_of, slow_first
 from metricdiff.scoring.jobs import CRASH, SETUP_TIMEOUT, TIMEOUT, CaseResult, Job, OnResult
 from metricdiff.scoring.outcomes import Outcomes
 from metricdiff.scoring.pool_workers import (
@@ -90,6 +90,7 @@ class Pool:
         self.job_failure: dict[int, CaseResult] = {}
         # The costliest chunks first (``slow_first``), in the jobs' order otherwise.
         ranks = [slow_first(job) for job in jobs]
+        self.costs = [cost_of(job) for job in jobs]
         self.pending: deque[Task] = deque(sorted(
             (Task(number, chunk) for number, job in enumerate(jobs)
              for chunk in (chunking or chunks_of)(job)),
@@ -158,7 +159,10 @@ class Pool:
         implementation (another metric's), else the first of an implementation
         it has served whose cases no other worker has scored, else the first of
         an implementation no other worker has served, else the first whose cases
-        no other worker has scored, else the first.  A worker that scored one
+        no other worker has scored, else the first -- and last of all a chunk
+        whose cases another worker remembers for every metric (pyrouge's Perl
+        run per text, ``Cost.remembers_every_metric``), which costs a whole run
+        here and nothing there.  A worker that scored one
         metric of an implementation has its library imported, its adapter built
         and its memos filled (pyrouge's one run serves every metric of a text),
         so the implementation's next metrics go to it where they can, each chunk
@@ -168,7 +172,8 @@ class Pool:
         ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
         keys = [self._cases_key(task) for task in ahead]
 
-        def preference(key: CasesKey) -> int:  # lowest first
+        def preference(place: int) -> int:  # lowest first
+            key = keys[place]
             impl = key[0]
             if key in worker.cases_served:
                 return 0
@@ -178,9 +183,11 @@ class Pool:
                 return 2
             if not any(key in w.cases_served for w in others):
                 return 3
-            return 4
+            # Another worker remembers these cases: here they cost what they cost
+            # the first time, a whole run of every metric for some (pyrouge).
+            return 5 if self.costs[ahead[place].job].remembers_every_metric else 4
 
-        place = min(range(len(keys)), key=lambda i: (preference(keys[i]), i))
+        place = min(range(len(keys)), key=lambda i: (preference(i), i))
         task = ahead[place]
         del self.pending[place]
         worker.cases_served.add(keys[place])
@@ -194,7 +201,10 @@ class Pool:
         (``rouge155`` and ``rouge155+stemmed``): each one's memo is in the
         worker that scored it, and a chunk of the other profile there finds
         nothing (the ROUGE-1.5.5 script's run for every metric of a text then
-        ran twice, 60 CPU-s of the main job)."""
+        ran twice, 60 CPU-s of the main job).  An implementation whose memos
+        serve every profile (the reference's, ``Cost.remembers_every_profile``)
+        has one key for all its jobs: its chunks of the same cases under
+        another participant's profile go to the same worker."""
         place = (task.job, task.indices[0], len(task.indices))
         key = self.cases_keys.get(place)
         if key is None:
@@ -203,7 +213,9 @@ class Pool:
                 digest = hash(tuple(job.cases[i] for i in task.indices))
             except TypeError:  # a caller's cases in lists: this chunk's own key
                 digest = hash(place)
-            key = self.cases_keys[place] = (job.impl, job.label, digest)
+            # The reference's memos serve every profile: one key for its jobs.
+            label = "" if self.costs[task.job].remembers_every_profile else job.label
+            key = self.cases_keys[place] = (job.impl, label, digest)
         return key
 
     def _start(self) -> Worker:

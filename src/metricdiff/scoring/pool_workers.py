@@ -29,7 +29,8 @@ def death(process: BaseProcess) -> str:
     return process_end(code)
 
 
-#: A chunk's implementation, its job's label (the participant) and a digest of its cases.
+#: A chunk's implementation, its job's label (the participant; empty for an
+#: implementation whose memos serve every profile) and a digest of its cases.
 CasesKey = tuple[str, str, int]
 
 

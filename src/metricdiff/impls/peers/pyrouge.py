@@ -232,6 +232,7 @@ class PyrougeAdapter(PeerRougeAdapter):
         audit_generated_cases=150,
         audit_reason="about 0.2 s a case: pyrouge writes each case to folders of files for "
                       "the Perl script",
+        remembers_every_metric=True,  # ``_run_once``
     )
 
     def unavailable_reason(self) -> str | None:

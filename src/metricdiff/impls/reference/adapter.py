@@ -18,7 +18,7 @@ from metricdiff.impls.base import (
     ResultT,
     Scored,
 )
-from metricdiff.impls.declarations import Declared
+from metricdiff.impls.declarations import Cost, Declared
 from metricdiff.impls.reference import bleu, rouge, rouge_shared
 from metricdiff.impls.reference.fast import bleu_statistics, rouge_pair_counts, rouge_variants
 from metricdiff.profiles import AXES, BleuOptions, RougeOptions
@@ -34,6 +34,9 @@ class _Reference(Adapter[OptionsT, ResultT]):
     declared = Declared(
         settable=dict.fromkeys(AXES, ANY),
     )
+    #: Its memos (tokens, pair counts) are keyed by the texts: the audit scores
+    #: the same cases under a profile per participant.
+    cost = Cost(remembers_every_profile=True)
     #: The corpus score of (hypotheses, references, options), and the score of
     #: one segment (hypothesis, its references, options).
     corpus: ClassVar[Callable[..., Any]]
