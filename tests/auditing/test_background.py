@@ -153,20 +153,29 @@ def test_a_second_ctrl_c_stops_every_child(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Ctrl-C while rouge-1 is finished here and rouge-l explained in a child:
-    the child is stopped at once, not waited for."""
+    the child is stopped at once, not waited for.  (rouge-1's child waits until
+    rouge-l's has started: a metric explained is finished before the next is
+    scored.)"""
     started: list[int] = []
     real_background = metricdiff.auditing.run.Background
     real_explain = metricdiff.auditing.run.explain_metric
     real_finish = metricdiff.auditing.run.finish_metric
+    third = tmp_path / "rouge-l's child started"
 
     def recorded(*args: object, **kwargs: object) -> Background[object]:
         background = real_background(*args, **kwargs)  # type: ignore[arg-type]
         started.append(background._pid or 0)
+        if len(started) == 3:
+            third.touch()
         return background
 
     def slow(scored: metricdiff.auditing.run.Scored, *args: object) -> object:
         if scored.metric == "rouge-l":
             time.sleep(60)
+        if scored.metric == "rouge-1":
+            deadline = time.monotonic() + 25
+            while not third.exists() and time.monotonic() < deadline:
+                time.sleep(0.05)
         return real_explain(scored, *args)  # type: ignore[arg-type]
 
     def interrupted(scored: metricdiff.auditing.run.Scored, *args: object) -> object:
@@ -289,3 +298,35 @@ def test_the_next_metric_is_scored_while_two_workers_explain_two_before_it(
                          "--no-progress")
     assert status == 0, err
     assert seen == {"bleu": [], "rouge-1": [], "rouge-2": []}
+
+
+def test_a_metric_explained_is_finished_before_the_next_is_scored(
+    tmp_path: Path, corpus: list[str], capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 26: each metric's shrinking and writing waited until every metric
+    was scored, then ran one after another with one core busy (27 s of the
+    last 50 of the main job).  A metric whose child has explained it is now
+    finished before the next metric is scored."""
+    events: list[str] = []
+    real_score = metricdiff.auditing.run.score_metric
+    real_finish = metricdiff.auditing.run.finish_metric
+
+    def score(metric: str, *args: object) -> object:
+        events.append(f"score {metric}")
+        scored = real_score(metric, *args)  # type: ignore[arg-type]
+        if metric == "rouge-1":
+            time.sleep(3)  # bleu's child has long explained it by now
+        return scored
+
+    def finish(scored: metricdiff.auditing.run.Scored, *args: object) -> object:
+        events.append(f"finish {scored.metric}")
+        return real_finish(scored, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(metricdiff.auditing.run, "score_metric", score)
+    monkeypatch.setattr(metricdiff.auditing.run, "finish_metric", finish)
+    status, _, _ = run(capsys, "audit", "--metric", "bleu", "--metric", "rouge-1",
+                       "--metric", "rouge-l", "--impl", "reference", *corpus,
+                       "--jobs", "2", "--out", tmp_path / "out")
+    assert status == 0
+    assert events.index("finish bleu") < events.index("score rouge-l")
