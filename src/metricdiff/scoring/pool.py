@@ -89,8 +89,8 @@ class Pool:
         self.results = [Outcomes(len(j.cases)) for j in jobs]
         self.job_failure: dict[int, CaseResult] = {}
         # The costliest chunks first (``slow_first``), in the jobs' order otherwise.
-        ranks = [slow_first(job) for job in jobs]
         self.costs = [cost_of(job) for job in jobs]
+        ranks = [slow_first(cost) for cost in self.costs]
         self.pending: deque[Task] = deque(sorted(
             (Task(number, chunk) for number, job in enumerate(jobs)
              for chunk in (chunking or chunks_of)(job)),
