@@ -92,7 +92,7 @@ def audit_metrics(
                 waiting.end()
                 finished[ready] = _finish(explaining.pop(ready), config)
                 continue
-            running = [b for _, b, _ in explaining.values() if not b.done()]
+            running = [b for _, b, _ in explaining.values()]  # none is done (above)
             at_once = FORKS_PER_WORKER * max(config.workers, 1)
             if scoring and len(running) < at_once:
                 waiting.end()  # the next metric's scoring draws its own line

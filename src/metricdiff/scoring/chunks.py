@@ -82,8 +82,8 @@ def slow_first(cost: Cost) -> int:
     """Where the chunks of a job of this ``cost`` go in the line, lowest first:
     an implementation that runs a process per call (the Perl ROUGE: a chunk of
     2,000 cases in one run, 25 s that cannot be split), then one declared costly
-    per case, then the rest.  Started last, one such chunk ran alone while the other workers sat
-    idle (16 s of one metric's scoring in the main job)."""
+    per case, then the rest.  Started last, one such chunk ran alone while the
+    other workers sat idle (16 s of one metric's scoring in the main job)."""
     if cost.process_per_call:
         return 0
     if cost.process_per_case or cost.audit_generated_cases is not None:

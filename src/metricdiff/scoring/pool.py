@@ -213,7 +213,6 @@ class Pool:
                 digest = hash(tuple(job.cases[i] for i in task.indices))
             except TypeError:  # a caller's cases in lists: this chunk's own key
                 digest = hash(place)
-            # The reference's memos serve every profile: one key for its jobs.
             label = "" if self.costs[task.job].remembers_every_profile else job.label
             key = self.cases_keys[place] = (job.impl, label, digest)
         return key

@@ -10,8 +10,9 @@ inherit held -- the fork-after-threads deadlock that Python 3.12 warns about and
 that made 3.14 stop forking by default -- and it holds monkeypatches, open files
 and caches that a worker should not see.  A forkserver is a fresh,
 single-threaded interpreter, started once per metricdiff process (~0.3 s, on
-the first ``run_jobs`` call or ``warm_up``), that imports ``metricdiff.scoring.worker`` and the
-reference adapter once and then forks each worker from that clean state: a new
+the first ``run_jobs`` call or ``warm_up``), that imports
+``metricdiff.scoring.worker`` and the reference adapter once and then forks
+each worker from that clean state: a new
 worker costs ~20 ms instead of the ~0.3 s of a spawned interpreter re-importing
 metricdiff, which matters for the
 replacement of every worker killed on a timeout or death, and for every
