@@ -28,6 +28,7 @@ def worker(*served: str) -> Any:
     stand_in = Worker.__new__(Worker)
     stand_in.served = set(served)
     stand_in.cases_served = set()
+    stand_in.task = None
     return stand_in
 
 
@@ -210,3 +211,29 @@ def test_the_reference_s_chunks_under_every_profile_go_to_the_worker_that_has_th
     then._shutdown(keep=True)
     then.busy = {"one": one, "two": two}  # type: ignore[dict-item]
     assert [then._task_for(w).indices for w in (one, two)] == [(0,), (1,)]
+
+
+def test_a_free_worker_waits_for_the_pyrouge_run_another_worker_is_making() -> None:
+    """Issue 26: ``compare`` looks for the segment that makes pyrouge's Perl
+    script die by scoring the segments before it as one corpus, for each ROUGE
+    metric.  Both workers ran that corpus at once (198 segments, 2.1 CPU-s
+    each), one for rouge-1 and one for rouge-2, where the second would have
+    found the first one's run in its memo (one run serves every metric,
+    ``Cost.remembers_every_metric``).  A free worker now takes nothing while
+    the only chunk left is one whose run another worker is making; once that
+    worker is done, the chunk is its own (it remembers it) or anyone's."""
+    texts = ["a b", "c d"]
+    making, free = worker("pyrouge"), worker("pyrouge")
+    rouge_2 = real("pyrouge", "pyrouge", texts)
+    rouge_1 = attrs.evolve(rouge_2, metric="rouge-1", options=ROUGE1)
+    made = Pool([rouge_1, rouge_2], 2, 60.0, chunking=lambda j: [(0, 1)])
+    made._shutdown(keep=True)
+    made.busy = {"making": making}  # type: ignore[dict-item]
+    making.task = made._task_for(making)
+    assert making.task is not None and making.task.job == 0
+    assert made._task_for(free) is None
+    assert len(made.pending) == 1  # still in line, for the worker that remembers it
+    making.task = None  # done: it answers the chunk from its memo
+    made.busy, made.idle = {}, [making]
+    then = made._task_for(making)
+    assert then is not None and then.job == 1
