@@ -171,26 +171,36 @@ def _frozen_matrix(draws: list[list[int]]) -> Any:
     return matrix
 
 
-#: Drawn values gathered at once by ``_column_means`` (resamples x rows x
-#: columns): about 8 MB.
+#: Drawn values gathered at once by ``_column_means`` (positions x resamples of
+#: one column): about 8 MB.
 GATHERED_AT_ONCE = 1_000_000
 
 
 def _column_means(rows: Sequence[Sequence[float]], draws: Any) -> Any:
     """For each resample (the rows it draws), each column's mean, a resamples x
     columns array: the column's drawn values added left to right, starting from
-    0.0 (``_sequential_mean``), and divided by their number.  numpy's ``cumsum``
-    adds in that order: it is an accumulation, each partial sum the previous one
-    plus the next value (never a pairwise sum, which ``sum`` is), so every mean
-    is the same float as the sum written out; the values have 0.0 added first,
-    as the sum written out adds them to 0.0 (which makes a -0.0 a 0.0)."""
+    0.0 (``_sequential_mean``), and divided by their number.  The sums run for
+    every resample at once, one draw position after the other: each step adds
+    the value every resample drew at that position, so each resample's sum is
+    the same float as the sum written out (never a pairwise sum, which numpy's
+    ``sum`` may be); the values have 0.0 added first, as the sum written out
+    adds them to 0.0 (which makes a -0.0 a 0.0).  A step is a vector addition,
+    where adding along each resample's own draws took four times as long
+    (ROUGE-1.5.5's 1,000 resamples of 500 segments: 19 ms against 5)."""
     values = numpy.asarray(rows, dtype=numpy.float64) + 0.0
-    size, columns = values.shape
     drawn = numpy.asarray(draws, dtype=numpy.intp)
-    block = max(1, GATHERED_AT_ONCE // max(1, size * columns))
-    parts = [numpy.cumsum(values[drawn[start:start + block]], axis=1)[:, -1, :]
-             / drawn.shape[1] for start in range(0, len(drawn), block)]
-    return numpy.concatenate(parts) if parts else numpy.zeros((0, columns))
+    samples, size = drawn.shape
+    by_position = drawn.T  # row i: the row that each resample draws i-th
+    step = max(1, GATHERED_AT_ONCE // max(1, samples))
+    means = numpy.empty((samples, values.shape[1]))
+    for column in range(values.shape[1]):
+        cells = values[:, column]
+        total = numpy.zeros(samples)
+        for start in range(0, size, step):
+            for at_position in cells[by_position[start:start + step]]:
+                total += at_position
+        means[:, column] = total / size
+    return means
 
 
 def sacrebleu_draws(size: int, samples: int, seed: int) -> Any:
