@@ -420,6 +420,23 @@ def test_perl_rand_is_perls():
     assert next(perl_rand(1)) == pytest.approx(0.0416303447718782, abs=1e-16)
 
 
+def test_the_resamples_draw_perls_rows_for_every_seed_at_once():
+    # ROUGE-1.5.5.pl l. 693-760: resample i calls srand(i), then int(rand(N)) N
+    # times; perl -e 'srand(0); print int(rand(500))' prints 85, srand(1) 20.
+    # The draws for every seed at once are the rows that perl_rand (checked
+    # against perl above) gives one seed at a time, on sizes where the product
+    # with N rounds either way.
+    import itertools
+
+    from metricdiff.impls.reference.resample import _perl_draws, perl_rand
+
+    assert _perl_draws(2, 500)[:, 0].tolist() == [85, 20]
+    for samples, size in ((1, 1), (3, 2), (40, 7), (25, 500), (4, 1999)):
+        one_by_one = [[int(draw * size) for draw in itertools.islice(perl_rand(seed), size)]
+                      for seed in range(samples)]
+        assert _perl_draws(samples, size).tolist() == one_by_one
+
+
 def test_bootstrap_rouge155_is_the_scripts_average():
     # ROUGE-1.5.5.pl -r 1000 on two units with ROUGE-1 recall 0.5 ("a b" vs "a c")
     # and 1 ("a" vs "a") prints Average_R: 0.75000 (run through pyrouge 0.1.3);

@@ -249,18 +249,35 @@ def _rouge155_draws(size: int, samples: int) -> Any:
     then ``int(rand(N))`` N times."""
     if size * samples <= REMEMBERED_DRAWS:
         return _remembered_rouge155_draws(size, samples)
-    return numpy.array([_perl_draws(i, size) for i in range(samples)],
-                       dtype=numpy.intp).reshape(samples, size)
+    return _perl_draws(samples, size)
 
 
 @lru_cache(maxsize=4)
 def _remembered_rouge155_draws(size: int, samples: int) -> Any:
-    return _frozen_matrix([_perl_draws(i, size) for i in range(samples)])
+    draws = _perl_draws(samples, size)
+    draws.flags.writeable = False
+    return draws
 
 
-def _perl_draws(seed: int, size: int) -> list[int]:
-    draws = perl_rand(seed)
-    return [int(next(draws) * size) for _ in range(size)]
+#: drand48's multiplier, increment and modulus (``perl_rand``).
+_DRAND48 = (0x5DEECE66D, 0xB, (1 << 48) - 1)
+
+
+def _perl_draws(samples: int, size: int) -> Any:
+    """``int(rand(size))`` drawn ``size`` times after ``srand(i)``, for each
+    resample i < ``samples``: ``perl_rand``'s generator stepped for every seed at
+    once (a ``samples`` x ``size`` array).  In 64-bit unsigned arithmetic the
+    product wraps modulo 2^64, a multiple of 2^48, so the masked state is
+    drand48's; the state is below 2^53, so as a float it is exact, and the
+    number and its product with ``size`` are the floats ``perl_rand`` gives."""
+    multiplier, increment, mask = (numpy.uint64(value) for value in _DRAND48)
+    state = (numpy.arange(samples, dtype=numpy.uint64) << numpy.uint64(16)) + numpy.uint64(
+        0x330E)
+    draws = numpy.empty((samples, size), dtype=numpy.intp)
+    for position in range(size):
+        state = (multiplier * state + increment) & mask
+        draws[:, position] = state.astype(numpy.float64) / float(1 << 48) * size
+    return draws
 
 
 def sorted_mean(values: Sequence[float]) -> float:
