@@ -209,16 +209,21 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
     def corpus_scores(self, metric: str, hyps: Sequence[str], refs: References,
                       profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
         """From ``FAST_FROM`` segments on, the profiles the fast path covers in
-        one pass of it, each text tokenized and each pair counted once for every
-        profile that shares its text and counting axes: the function
-        ``corpus_score`` calls for one such profile, so every result is the
-        same.  The other profiles one by one."""
-        shared = [index for index, options in enumerate(profiles)
-                  if rouge_variants.covers(options)] if len(hyps) >= self.FAST_FROM else []
-        if len(shared) < 2:
-            return super().corpus_scores(metric, hyps, refs, profiles)
-        outcomes = dict(zip(shared, self._in_one_pass(
-            metric, hyps, refs, [profiles[index] for index in shared]), strict=True))
+        one pass of it, and the others (ROUGE-Lsum, -W, -S, -SU) in one pass of
+        ``rouge_shared``, each pair counted by ``rouge_pair_counts`` as
+        ``corpus_score`` counts it: each text tokenized and each pair counted
+        once for every profile that shares its text and counting axes, so every
+        result is the same.  A profile alone in its pass is scored by itself."""
+        outcomes: dict[int, RougeResult | Exception] = {}
+        if len(hyps) >= self.FAST_FROM:
+            covered = [rouge_variants.covers(options) for options in profiles]
+            for fast in (True, False):
+                shared = [index for index, is_covered in enumerate(covered)
+                          if is_covered is fast]
+                if len(shared) >= 2:
+                    outcomes.update(zip(shared, self._in_one_pass(
+                        metric, hyps, refs, [profiles[index] for index in shared]),
+                        strict=True))
         alone = [index for index in range(len(profiles)) if index not in outcomes]
         outcomes.update(zip(alone, super().corpus_scores(
             metric, hyps, refs, [profiles[index] for index in alone]), strict=True))
@@ -226,18 +231,20 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
 
     def _in_one_pass(self, metric: str, hyps: Sequence[str], refs: References,
                      profiles: Sequence[RougeOptions]) -> list[RougeResult | Exception]:
-        """Covered profiles in one pass.  A profile that refuses an empty pair
-        (``empty_policy=error``) is scored as the one that scores it 0: the
-        policy decides empty pairs and nothing else (ROUGE-EMPTY), so where no
-        pair is empty the two agree, and where some are the profile refuses the
-        corpus, saying how many (``EmptyInputError.segments``) -- what the
-        attribution of a gap carries -- without stopping the pass.  A segment
-        that stops it otherwise is scored apart: the profiles that refuse it
-        alone, and the pass starts again without them."""
+        """Profiles in one pass (the fast path's where it covers them all).  A
+        profile that refuses an empty pair (``empty_policy=error``) is scored as
+        the one that scores it 0: the policy decides empty pairs and nothing
+        else (ROUGE-EMPTY), so where no pair is empty the two agree, and where
+        some are the profile refuses the corpus, saying how many
+        (``EmptyInputError.segments``) -- what the attribution of a gap carries
+        -- without stopping the pass.  A segment that stops it otherwise is
+        scored apart: the profiles that refuse it alone, and the pass starts
+        again without them."""
         scored_as = [_empty_as_zero(options) for options in profiles]
         asked = list(dict.fromkeys(scored_as))
-        corpus = rouge_variants.fast_corpus_variants(asked, keep_segments=False)
-        assert corpus is not None  # every profile is covered
+        corpus = (rouge_variants.fast_corpus_variants(asked, keep_segments=False)
+                  or rouge_shared.CorpusVariants(asked, keep_segments=False,
+                                                 count=rouge_pair_counts.fast_pair_counts))
         for hyp, seg_refs in zip(hyps, refs, strict=True):
             try:
                 corpus.add(hyp, seg_refs)

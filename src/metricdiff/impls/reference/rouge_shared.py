@@ -19,7 +19,12 @@ from collections.abc import Callable, Hashable, Sequence
 
 import attrs
 
-from metricdiff.impls.reference.rouge import combine_references, rounded
+from metricdiff.impls.reference.rouge import (
+    PairCounter,
+    combine_references,
+    counting_options,
+    rounded,
+)
 from metricdiff.impls.reference.rouge_corpus import CorpusPairs
 from metricdiff.impls.reference.rouge_counts import pair_counts
 from metricdiff.impls.reference.rouge_text import (
@@ -83,14 +88,27 @@ class CorpusVariants:
     segment's result is kept only with ``keep_segments``."""
 
     def __init__(self, variants: Sequence[RougeOptions], *, keep_segments: bool,
-                 segment: SegmentScorer | None = None) -> None:
+                 segment: SegmentScorer | None = None, count: PairCounter = pair_counts
+                 ) -> None:
         # ``segment``: another way to score one segment with the same results (the
-        # fast path, ``rouge_variants.FastVariants.segment``); by default, this module's.
+        # fast path, ``rouge_variants.FastVariants.segment``); by default, this
+        # module's, counting each pair with ``count`` (``pair_counts`` or a fast
+        # path equal to it).
         self.segment = segment or self._segment
+        self.count = count
         keys = [text_key(options) for options in variants]
         self.pipelines = {key: text_options(options)
                           for key, options in zip(keys, variants, strict=True)}
         slots = {key: slot for slot, key in enumerate(self.pipelines)}
+        # Variants with the same tokens and the same ``counting_options`` have the
+        # same counts (they differ after them: F, rounding, the corpus average):
+        # each segment is counted once for them, under the first one's options.
+        counted = {(slots[key], counting_options(options)): options
+                   for key, options in zip(keys, variants, strict=True)}
+        count_slots = {counting: place for place, counting in enumerate(counted)}
+        self.counted = [(slot, options) for (slot, _), options in counted.items()]
+        self.count_slot = [count_slots[(slots[key], counting_options(options))]
+                           for key, options in zip(keys, variants, strict=True)]
         # Per variant: its options, the slot of its tokens, its corpus so far and
         # its segments' results (None: not kept).
         self.plan: list[tuple[RougeOptions, int, CorpusPairs, list[RougeResult] | None]] = [
@@ -114,10 +132,13 @@ class CorpusVariants:
         the segment was empty (no token on either side, against every reference)."""
         references = usable_rouge_references(refs)
         tokens = [_tokens(hyp, references, pipeline) for pipeline in self.pipelines.values()]
-        out = []
-        for options, slot, _, _ in self.plan:
+        counted = []
+        for slot, options in self.counted:
             hyp_sentences, ref_sentences = tokens[slot]
-            counts = [pair_counts(hyp_sentences, ref, options) for ref in ref_sentences]
+            counted.append([self.count(hyp_sentences, ref, options) for ref in ref_sentences])
+        out = []
+        for (options, _, _, _), count_slot in zip(self.plan, self.count_slot, strict=True):
+            counts = counted[count_slot]
             out.append((rounded(combine_references(counts, options), options, recompute_f=True),
                         all(count.empty for count in counts)))
         return out
