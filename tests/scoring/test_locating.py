@@ -1,4 +1,4 @@
-"""``scoring.isolated.with_segment_named``: which segment of a corpus raises an
+"""``scoring.locating.with_segment_named``: which segment of a corpus raises an
 implementation's exception.  The expected segments follow from the rules of
 ``fake_adapters.PickyAdapter``, written out by hand in each test."""
 
@@ -12,7 +12,8 @@ import pytest
 import fake_adapters
 from metricdiff.profiles import with_overrides
 from metricdiff.profiles.metrics import paper_options
-from metricdiff.scoring.isolated import Request, score_requests, with_segment_named
+from metricdiff.scoring.isolated import Request, score_requests
+from metricdiff.scoring.locating import with_segment_named
 
 NO_HANG = fake_adapters.NO_HANG
 

@@ -43,8 +43,8 @@ from metricdiff.impls.text.lost_input import lost_input
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.progress import Progress
 from metricdiff.scoring import Request, score_requests
-from metricdiff.scoring.isolated import with_segment_named
 from metricdiff.scoring.jobs import CaseResult, Job
+from metricdiff.scoring.locating import with_segment_named
 from metricdiff.scoring.validate import describe
 from metricdiff.wording import refusal
 
