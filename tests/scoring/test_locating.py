@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import attrs
 import pytest
 
 import fake_adapters
@@ -163,3 +164,42 @@ def test_a_suspect_with_an_earlier_segment_that_raises_is_not_named() -> None:
     refs[2], refs[9] = "123", "Земля"
     assert suspected(fine(20), refs) == (
         "ZeroDivisionError: a reference with no token (segment 3 raises it alone)")
+
+
+def test_the_first_checks_scored_with_the_corpus_are_not_scored_again(
+        calls: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 26: ``compare`` foresees that pyrouge dies on a corpus where the
+    reference under pyrouge's profile refuses a segment, and scores the search's
+    first cases (the suspect alone, the segments before it) with the corpus,
+    beside the other implementations, instead of after all of them.  The search
+    then takes their outcomes and scores nothing more."""
+    from metricdiff.scoring import locating
+    from metricdiff.scoring.locating import first_checks
+
+    refs = ["a reference"] * 500
+    refs[198] = refs[300] = "Земля"  # both raise; 199 is the first
+    corpus = (tuple(fine(500)), tuple((ref,) for ref in refs))
+    checks = first_checks(corpus, ASCII_ONLY)
+    # segment 199 alone, then segments 1-198 as one corpus, by hand
+    assert checks == [(("fine text 198",), (("Земля",),)),
+                      (tuple(fine(198)), tuple(("a reference",) for _ in range(198)))]
+    request = Request(fake_adapters.PickyAdapter(), "rouge-1", [corpus], ASCII_ONLY)
+    [found] = score_requests([attrs.evolve(request, cases=[corpus, *checks])], timeout=NO_HANG)
+    assert sorted(sizes_in(calls)) == [1, 198, 500]
+
+    def no_more(*args: object, **kwargs: object) -> None:
+        raise AssertionError("scored again")
+
+    monkeypatch.setattr(locating, "score_requests", no_more)
+    known = {(0, case): outcome for case, outcome in zip(checks, found[1:], strict=True)}
+    [told] = with_segment_named([request], found[:1], timeout=NO_HANG, workers=2, known=known)
+    assert told.error.endswith("(segment 199 raises it alone)")
+
+
+def test_a_corpus_without_a_suspect_has_no_first_checks() -> None:
+    from metricdiff.scoring.locating import first_checks
+
+    corpus = (tuple(fine(10)), tuple(("a reference",) for _ in range(10)))
+    assert first_checks(corpus, ASCII_ONLY) == []  # every text keeps an ASCII token
+    one = (("Земля",), (("Земля",),))
+    assert first_checks(one, ASCII_ONLY) == []  # one segment: the corpus is the segment

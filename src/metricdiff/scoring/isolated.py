@@ -86,14 +86,15 @@ class _Group:
 
 def score_requests(
     requests: Sequence[Request], *, timeout: float = DEFAULT_TIMEOUT, workers: int = 1,
-    scored: Callable[[], None] | None = None,
+    scored: Callable[[int, int], None] | None = None,
 ) -> list[list[CaseResult]]:
     """Each request's cases scored, each case as a corpus: one ``CaseResult`` per
     case, in order.  ``timeout`` (seconds) bounds each call of an implementation
     in its worker process; ``workers`` processes score at once.  Requests for the
     same implementation, metric and profile are scored as one job, so that many
-    small requests cost few calls.  ``scored``, if given, is called as each case
-    scored in a worker process comes back (a progress line)."""
+    small requests cost few calls.  ``scored(request, case)``, if given, is
+    called as each case scored in a worker process comes back, with the numbers
+    of its request and of the case in it (a progress line)."""
     try:
         timeout = limits.seconds(timeout)
     except ValueError as error:  # 0, nan, 1e300
@@ -115,9 +116,18 @@ def score_requests(
     results = [run_in_process(g.job(), adapter=g.adapter) if g.in_process else []
                for g in groups]
     away = [number for number, group in enumerate(groups) if not group.in_process]
+    # Each group's cases as (request, case in it), for ``scored``.
+    owners: list[list[tuple[int, int]]] = [[] for _ in groups]
+    for request_number, (number, _, count) in enumerate(places):
+        owners[number].extend((request_number, case) for case in range(count))
+
+    def came_back(job: int, case: int, _: CaseResult) -> None:
+        assert scored is not None
+        scored(*owners[away[job]][case])
+
     if away:
         isolated = run_jobs([groups[n].job() for n in away], workers=workers, timeout=timeout,
-                            on_result=None if scored is None else lambda *_: scored())
+                            on_result=None if scored is None else came_back)
         for number, outcomes in zip(away, isolated, strict=True):
             results[number] = outcomes
     return [results[number][first:first + count] for number, first, count in places]

@@ -5,7 +5,7 @@ found by scoring pieces of the corpus (``isolated.score_requests``)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import attrs
 
@@ -19,8 +19,13 @@ from metricdiff.scoring.jobs import CaseResult
 Segment = tuple[str, Sequence[str | None]]
 
 
+#: A case already scored for the request of that number, and its outcome.
+Known = Mapping[tuple[int, Sample], CaseResult]
+
+
 def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResult], *,
-                       timeout: float = DEFAULT_TIMEOUT, workers: int = 1) -> list[CaseResult]:
+                       timeout: float = DEFAULT_TIMEOUT, workers: int = 1,
+                       known: Known | None = None) -> list[CaseResult]:
     """``outcomes`` (one per request, each of one corpus case) with each crash the
     implementation raised on a corpus of several segments told where: the error
     names a segment that raises the same exception alone (``EOFError: ...
@@ -39,7 +44,11 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
     metrics on which an implementation raised the same error on corpora of as
     many segments (the same text, which ROUGE-Lsum reads by sentences), and the
     segment it finds is checked alone for each of the others, narrowed for its
-    own where it does not raise."""
+    own where it does not raise.
+
+    ``known``: cases scored already (with the corpus, where the caller foresaw
+    the crash: ``first_checks``), not scored again."""
+    done = known or {}
     wanted = [i for i, (request, outcome) in enumerate(zip(requests, outcomes, strict=True))
               if outcome.raised is not None and not outcome.raised.unsupported
               and len(request.cases) == 1 and len(request.cases[0][0]) > 1]
@@ -50,13 +59,18 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
 
     def raising(asked: dict[int, list[Sample]]) -> dict[int, list[bool]]:
         """Whether each of the cases asked of request i raises its exception."""
-        if not asked:
-            return {}
+        fresh = {i: [case for case in cases if (i, case) not in done]
+                 for i, cases in asked.items()}
+        fresh = {i: cases for i, cases in fresh.items() if cases}
         found = score_requests([attrs.evolve(requests[i], cases=cases)
-                                for i, cases in asked.items()],
-                               timeout=timeout, workers=workers)
-        return {i: [_same_exception(outcomes[i], outcome) for outcome in case_outcomes]
-                for i, case_outcomes in zip(asked, found, strict=True)}
+                                for i, cases in fresh.items()],
+                               timeout=timeout, workers=workers) if fresh else []
+        scored = {(i, case): outcome for (i, cases), case_outcomes in zip(
+            fresh.items(), found, strict=True) for case, outcome in zip(
+                cases, case_outcomes, strict=True)}
+        return {i: [_same_exception(outcomes[i], done[(i, case)] if (i, case) in done
+                                    else scored[(i, case)]) for case in cases]
+                for i, cases in asked.items()}
 
     # ROUGE-1.5.5 dies on the same segment for each ROUGE metric, each a request.
     same = {i: (_name(requests[i]), len(segments[i]), outcomes[i].error) for i in wanted}
@@ -96,9 +110,27 @@ def _suspected(segments: dict[int, list[Segment]], options: dict[int, Options | 
     with no suspect, or whose suspect is not the one, is left to ``_narrowed``."""
     suspects = {i: n for i, n in ((i, _first_emptied(pieces, options[i]))
                                   for i, pieces in segments.items()) if n is not None}
-    answers = raising({i: [_corpus(segments[i][n - 1:n]), *(
-        [_corpus(segments[i][:n - 1])] if n > 1 else [])] for i, n in suspects.items()})
+    answers = raising({i: _suspect_cases(segments[i], n) for i, n in suspects.items()})
     return {i: n for i, n in suspects.items() if answers[i][0] and not any(answers[i][1:])}
+
+
+def first_checks(corpus: Sample, options: Options | None) -> list[Sample]:
+    """The cases ``with_segment_named`` scores first for an implementation that
+    raises on ``corpus`` under ``options`` (``_suspected``): its suspect alone,
+    and the segments before it as one corpus; none without a suspect.  A caller
+    that foresees the crash scores them with the corpus (``known``), so that the
+    search does not wait for every other implementation to finish first."""
+    segments = list(zip(*corpus, strict=True))
+    if len(segments) < 2:
+        return []
+    suspect = _first_emptied(segments, options)
+    return [] if suspect is None else _suspect_cases(segments, suspect)
+
+
+def _suspect_cases(segments: Sequence[Segment], suspect: int) -> list[Sample]:
+    """The suspect (1-based) alone, then the segments before it (if any)."""
+    return [_corpus(segments[suspect - 1:suspect]),
+            *([_corpus(segments[:suspect - 1])] if suspect > 1 else [])]
 
 
 def _first_emptied(segments: Sequence[Segment], options: Options | None) -> int | None:
@@ -167,4 +199,4 @@ def _same_exception(crashed: CaseResult, outcome: CaseResult) -> bool:
     return outcome.raised is not None and outcome.raised.type == crashed.raised.type
 
 
-__all__ = ["with_segment_named"]
+__all__ = ["Known", "first_checks", "with_segment_named"]
