@@ -135,16 +135,12 @@ def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str
 def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float,
                      scored: Callable[[], None] | None = None,
                      foreseen: Collection[int] = ()) -> list[CaseResult]:
-    """Each job's one case, scored in worker processes: a crash, a hang or
-    invalid output becomes that job's recorded outcome, and a crash names the
-    segment that raises it (``locating.with_segment_named``).  The one place
-    compare runs implementations, through the one entry point every command
-    uses (``scoring.score_requests``); ``scored`` is called as each job's case
-    comes back.  The jobs in ``foreseen`` are expected to crash: the search's
-    first cases (``locating.first_checks``) are scored with their corpus, beside
-    the other jobs, rather than after all of them (pyrouge's run of the 198
-    segments before the one that kills it took the last 2.8 s of ``compare``
-    on one core)."""
+    """Each job's one case, scored in worker processes (``scoring.score_requests``,
+    the one entry point every command uses): a crash, a hang or invalid output
+    is the job's outcome, a crash names its segment (``locating``); ``scored``
+    is called as each job's case comes back.  The jobs in ``foreseen`` are
+    expected to crash: the search's first cases (``locating.first_checks``) go
+    with their corpus, not after every job (pyrouge's 2.8 s on one core)."""
     requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
     checks = {n: first_checks(jobs[n].cases[0], jobs[n].options) for n in foreseen}
     asked = [attrs.evolve(request, cases=[*request.cases, *checks.get(n, [])])
@@ -307,10 +303,10 @@ def compare_corpus(
 
 
 def _refused(entrant: Entrant, reference: ReferenceScorer) -> bool:
-    """Whether the reference, under the profile the entrant declares, refuses
-    the corpus (``empty_policy=error`` meeting a segment its tokenizer empties):
-    the implementation is then expected to crash on it.  The reference's score
-    under that profile is one the attribution of its gap needs anyway."""
+    """Whether the reference under the entrant's declared profile refuses the
+    corpus (``empty_policy=error`` meeting a segment its tokenizer empties), so
+    that the implementation is expected to crash (a score the attribution of
+    its gap needs anyway)."""
     options = entrant.options
     if options is None or not entrant.declared or options.empty_policy != "error":
         return False
@@ -389,17 +385,7 @@ def score_of(entrant: Entrant, reference: ReferenceScorer,
 
 
 __all__ = [
-    "DEFAULT_METRICS",
-    "DEFAULT_REPORT",
-    "REFERENCE",
-    "Background",
-    "Entrant",
-    "ReferenceScorer",
-    "Sample",
-    "attribute_pair",
-    "compare_corpus",
-    "entrants",
-    "points",
-    "score_in_workers",
-    "score_of",
+    "DEFAULT_METRICS", "DEFAULT_REPORT", "REFERENCE", "Background", "Entrant",
+    "ReferenceScorer", "Sample", "attribute_pair", "compare_corpus", "entrants", "points",
+    "score_in_workers", "score_of",
 ]
