@@ -216,10 +216,10 @@ class ReferenceRougeAdapter(_Reference[RougeOptions, RougeResult]):
         result is the same.  A profile alone in its pass is scored by itself."""
         outcomes: dict[int, RougeResult | Exception] = {}
         if len(hyps) >= self.FAST_FROM:
-            covered = [rouge_variants.covers(options) for options in profiles]
-            for fast in (True, False):
-                shared = [index for index, is_covered in enumerate(covered)
-                          if is_covered is fast]
+            passes: dict[bool, list[int]] = {}  # covered or not -> its profiles
+            for index, options in enumerate(profiles):
+                passes.setdefault(rouge_variants.covers(options), []).append(index)
+            for shared in passes.values():
                 if len(shared) >= 2:
                     outcomes.update(zip(shared, self._in_one_pass(
                         metric, hyps, refs, [profiles[index] for index in shared]),
