@@ -166,16 +166,14 @@ class Pool:
         no other worker has scored, else the first -- and last of all a chunk
         whose cases another worker remembers for every metric (pyrouge's Perl
         run per text, ``Cost.remembers_every_metric``), which costs a whole run
-        here and nothing there.  A worker that scored one
-        metric of an implementation has its library imported, its adapter built
-        and its memos filled (pyrouge's one run serves every metric of a text),
-        so the implementation's next metrics go to it where they can, each chunk
-        of cases to the worker that remembers them; a worker free while that one
-        is busy takes what nobody remembers before what it remembers.  None
+        here and nothing there.  A worker that scored one metric of an
+        implementation has its library imported, its adapter built and its
+        memos filled, so the implementation's next metrics go to it where they
+        can, each chunk of cases to the worker that remembers them; a worker
+        free while that one is busy takes what nobody remembers first.  None
         when all it could take is such a chunk whose run another worker is
-        making now: that worker answers it from its memo once done, where this
-        one would make the whole run again (in ``compare``'s search for the
-        segment that kills pyrouge, a run of 198 segments, 2.1 CPU-s, ran twice)."""
+        making now, which that worker then answers from its memo (``compare``
+        ran pyrouge's check of 198 segments, 2.1 CPU-s, in both workers)."""
         others = [w for w in (*self.idle, *self.busy.values()) if w is not worker]
         ahead = list(itertools.islice(self.pending, AFFINITY_LOOKAHEAD))
         keys = [self._cases_key(task) for task in ahead]
