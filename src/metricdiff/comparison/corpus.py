@@ -255,15 +255,14 @@ def compare_corpus(
     people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
     known = dict(scored_already or {})
     # (the worker pool runs the costliest first: ``scoring.chunks.slow_first``)
-    taking = [e for those in people.values() for e in those
+    taking = [(e, e.options) for those in people.values() for e in those
               if e.options is not None and e.name != REFERENCE and (e.metric, e.name) not in known]
-    jobs = [Job(e.impl, e.metric, e.options, (samples[e.metric],), e.name) for e in taking
-            if e.options is not None]
+    jobs = [Job(e.impl, e.metric, options, (samples[e.metric],), e.name) for e, options in taking]
     if progress is not None and jobs:
         progress.start("scoring", len(jobs), unit="implementation")
     tick = None if progress is None else (lambda: progress.advance("scoring"))
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
-    foreseen = [n for n, e in enumerate(taking) if _refused(e, references[e.metric])]
+    foreseen = [n for n, (e, _) in enumerate(taking) if _refused(e, references[e.metric])]
     peers = Background(lambda: score_in_workers(jobs, workers, timeout, tick, foreseen)
                        ) if jobs else None
     every = impls is not None and len(impls) <= EVERY_PAIR_AT_MOST

@@ -222,13 +222,20 @@ def sacrebleu_bootstrap_means(rows: Sequence[Sequence[float]], samples: int, see
     return (sums.astype(numpy.float64) / len(rows)).tolist()  # type: ignore[no-any-return]
 
 
+#: drand48's multiplier, increment and modulus (``perl_rand``).
+_DRAND48 = (0x5DEECE66D, 0xB, (1 << 48) - 1)
+
+
 def perl_rand(seed: int) -> Iterator[float]:
     """Perl's ``rand()`` after ``srand(seed)``: since Perl 5.20 its own drand48 on
     every platform, the 48-bit generator x' = (0x5DEECE66D x + 0xB) mod 2^48
-    started at x = (seed << 16) + 0x330E, each number x' / 2^48."""
+    started at x = (seed << 16) + 0x330E, each number x' / 2^48.  The
+    definition, one seed at a time; ``_perl_draws`` steps it for every seed at
+    once."""
+    multiplier, increment, mask = _DRAND48
     state = ((seed & _WORD) << 16) + 0x330E
     while True:
-        state = (0x5DEECE66D * state + 0xB) & ((1 << 48) - 1)
+        state = (multiplier * state + increment) & mask
         yield state / (1 << 48)
 
 
@@ -257,10 +264,6 @@ def _remembered_rouge155_draws(size: int, samples: int) -> Any:
     draws = _perl_draws(samples, size)
     draws.flags.writeable = False
     return draws
-
-
-#: drand48's multiplier, increment and modulus (``perl_rand``).
-_DRAND48 = (0x5DEECE66D, 0xB, (1 << 48) - 1)
 
 
 def _perl_draws(samples: int, size: int) -> Any:
