@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 from helpers import large_corpus
-from metricdiff.comparison.scorer import ReferenceScorer, points
+from metricdiff.comparison.scorer import ReferenceScorer, attribute_gap, points, prepare_gaps
 from metricdiff.errors import EmptyInputError
 from metricdiff.impls.reference.adapter import ReferenceRougeAdapter
 from metricdiff.profiles import with_overrides
@@ -68,3 +68,21 @@ def test_one_pass_refuses_with_the_count_and_scores_the_rest():
     assert isinstance(refused, EmptyInputError) and refused.segments == EMPTIED
     # the paper's own tokenizer keeps Cyrillic: no segment is empty, so it scores
     assert scored == adapter.corpus_score("rouge-1", hyps, refs, taking)
+
+
+def test_the_gaps_of_one_corpus_share_one_pass_and_attribute_as_each_alone():
+    # Oracle: each gap attributed on its own scorer (its own pass), as before
+    # ``prepare_gaps``; together, the same Attribution (exact floats) and note,
+    # and no profile left for ``attribute_gap`` to score afterwards.
+    hyps, refs = _corpus()
+    paper = paper_options("rouge-1")
+    sides = [with_overrides(paper, {"tokenize": "rouge-score", "empty_policy": "error"}),
+             with_overrides(paper, {"lowercase": "unicode", "corpus_average": "micro"}),
+             with_overrides(paper, {"stemmer": "porter-nltk", "stopwords": "smart"})]
+    alone = [attribute_gap(paper, side, ReferenceScorer("rouge-1", (hyps, refs)))
+             for side in sides]
+    shared = ReferenceScorer("rouge-1", (hyps, refs))
+    prepare_gaps([(paper, side) for side in sides], shared)
+    known = dict(shared.known)
+    assert [attribute_gap(paper, side, shared) for side in sides] == alone
+    assert shared.known == known  # every profile came from the one pass

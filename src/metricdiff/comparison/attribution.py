@@ -198,13 +198,7 @@ def attribute(
     if given, is first handed every profile an exact attribution scores (to
     score them together).  An axis that cannot change the metric's variant at
     all is no axis of the gap."""
-    variant = getattr(a, "variant", None)
-    differing = [axis for axis in differing_axes(a, b) if affects(axis, variant)]
-    live = [axis for axis in differing if axis not in inert]
-    players = players_of(live, INSEPARABLE_AXES)
-    if len(players) > MAX_EXACT_PLAYERS:
-        players = players_of(live, {**DEPENDENT_AXES, **INSEPARABLE_AXES})
-    names = {",".join(group): group for group in players}
+    differing, live, names = _players(a, b, inert)
 
     @functools.cache  # asked for by ``prepare``'s list, then by ``value``
     def profile(coalition: frozenset[str]) -> Options:
@@ -242,6 +236,32 @@ def attribute(
     )
 
 
+def _players(a: Options, b: Options, inert: frozenset[str]
+             ) -> tuple[list[str], list[str], dict[str, tuple[str, ...]]]:
+    """The axes on which ``a`` and ``b`` differ (those that can change the
+    metric's variant), those of them not ``inert``, and the players these form,
+    by name (see the module's docstring)."""
+    variant = getattr(a, "variant", None)
+    differing = [axis for axis in differing_axes(a, b) if affects(axis, variant)]
+    live = [axis for axis in differing if axis not in inert]
+    players = players_of(live, INSEPARABLE_AXES)
+    if len(players) > MAX_EXACT_PLAYERS:
+        players = players_of(live, {**DEPENDENT_AXES, **INSEPARABLE_AXES})
+    return differing, live, {",".join(group): group for group in players}
+
+
+def coalition_profiles(a: Options, b: Options, inert: frozenset[str] = frozenset()
+                       ) -> list[Options]:
+    """Every profile that ``attribute(a, b, ..., inert=inert)`` hands ``prepare``
+    (none when it samples): the profiles of several gaps can then be scored
+    together, before any of them is attributed."""
+    _, _, names = _players(a, b, inert)
+    if len(names) > MAX_EXACT_PLAYERS:
+        return []
+    return _profiles(lambda coalition: between(
+        a, b, frozenset(axis for name in coalition for axis in names[name])), list(names))
+
+
 def _profiles(profile: Callable[[frozenset[str]], Options], players: Sequence[str]
               ) -> list[Options]:
     """The profile of every coalition of ``players`` that is one (``between``
@@ -267,6 +287,7 @@ __all__ = [
     "Game",
     "attribute",
     "between",
+    "coalition_profiles",
     "differing_axes",
     "hoeffding_bound",
     "players_of",

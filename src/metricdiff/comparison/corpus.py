@@ -37,9 +37,15 @@ import attrs
 from metricdiff.cases.case import Sample
 from metricdiff.comparison.attribution import Attribution
 from metricdiff.comparison.gaps import Comparison, CorpusScore, Gap, MetricComparison
-from metricdiff.comparison.scorer import REFERENCE, ReferenceScorer, attribute_gap, points
+from metricdiff.comparison.scorer import (
+    REFERENCE,
+    ReferenceScorer,
+    attribute_gap,
+    points,
+    prepare_gaps,
+)
 from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
-from metricdiff.impls.text.lost_input import lost_input
+from metricdiff.impls.text.lost_input import LostInput, lost_input_each
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.progress import Progress
 from metricdiff.scoring import Request, score_requests
@@ -262,6 +268,9 @@ def compare_corpus(
         progress.start("scoring", len(jobs), unit="implementation")
     tick = None if progress is None else (lambda: progress.advance("scoring"))
     references = {metric: ReferenceScorer(metric, samples[metric]) for metric in people}
+    for metric, those in people.items():  # who may refuse the corpus, in one pass
+        references[metric].prepare([e.options for e in those if e.declared and e.options
+                                    and e.options.empty_policy == "error"])
     foreseen = [n for n, (e, _) in enumerate(taking) if _refused(e, references[e.metric])]
     peers = Background(lambda: score_in_workers(jobs, workers, timeout, tick, foreseen)
                        ) if jobs else None
@@ -271,19 +280,21 @@ def compare_corpus(
         progress.start("attributing", sum(map(len, wanted.values())), unit="gap")
     attributed = {}
     for metric, chosen in wanted.items():
+        prepare_gaps([(a.options, b.options) for a, b in chosen if a.declared and b.declared],
+                     references[metric])
         for a, b in chosen:
             attributed[(metric, a.name, b.name)] = attribute_pair(a, b, references[metric],
                                                                   undeclared)
             if progress is not None:
                 progress.advance("attributing")
+    lost = {metric: _lost_each(those, samples[metric]) for metric, those in people.items()}
     outcomes = dict(zip(((job.metric, job.label) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
     outcomes.update(known)
     compared = []
     for metric, those in people.items():
-        sample = samples[metric]
-        scores = [_with_lost(score_of(e, references[metric], outcomes), e, sample)
-                  for e in those]
+        scores = [attrs.evolve(score_of(e, references[metric], outcomes), lost=loss)
+                  for e, loss in zip(those, lost[metric], strict=True)]
         scored = {e.name: (e, s.score) for e, s in zip(those, scores, strict=True)
                   if s.score is not None}
         for a, b in _largest(scored, largest, attributed, metric):
@@ -350,13 +361,11 @@ def _largest(scored: Mapping[str, tuple[Entrant, float]], count: int,
     return [(a, b) for size, a, b in gaps[:count] if size > 0]
 
 
-def _with_lost(score: CorpusScore, entrant: Entrant, sample: Sample) -> CorpusScore:
-    """``score`` with what the entrant's tokenizer drops of the corpus."""
-    if entrant.options is None or not entrant.declared:
-        return score
-    hyps, refs = sample
-    return attrs.evolve(score, lost=lost_input(entrant.name, entrant.options.tokenize,
-                                               hyps, refs))
+def _lost_each(those: Sequence[Entrant], sample: Sample) -> list[LostInput | None]:
+    """What each entrant's declared tokenizer drops of the corpus (None: nothing,
+    or no profile declared to say which tokenizer)."""
+    return lost_input_each([(e.name, e.options.tokenize if e.options and e.declared else None)
+                            for e in those], *sample)
 
 
 def score_of(entrant: Entrant, reference: ReferenceScorer,

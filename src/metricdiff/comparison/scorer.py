@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import attrs
 
 from metricdiff.cases.case import Sample
-from metricdiff.comparison.attribution import Attribution, attribute
+from metricdiff.comparison.attribution import Attribution, attribute, coalition_profiles
 from metricdiff.comparison.inert import inert_axes
 from metricdiff.errors import EmptyInputError
 from metricdiff.impls import get_adapter
@@ -112,6 +112,16 @@ class ReferenceScorer:
 def _lenient(options: Options) -> Options:
     """``options`` scoring what it refuses as 0 (``empty_policy=zero``)."""
     return attrs.evolve(options, empty_policy="zero")
+
+
+def prepare_gaps(gaps: Sequence[tuple[Options | None, Options | None]],
+                 reference: ReferenceScorer) -> None:
+    """Score together every profile that ``attribute_gap`` asks ``reference``
+    for on each gap (``attribution.coalition_profiles``): one pass over the
+    corpus for all of them, where one gap at a time makes a pass each.  A side
+    without options has no gap to attribute."""
+    reference.prepare([options for a, b in gaps if a is not None and b is not None
+                       for options in coalition_profiles(a, b, inert_axes(a, b, reference.refs))])
 
 
 def attribute_gap(a: Options, b: Options, reference: ReferenceScorer) -> tuple[Attribution, str]:

@@ -15,6 +15,7 @@ import pytest
 
 from metricdiff.cli import main
 from metricdiff.impls import get_adapter
+from metricdiff.impls.text import lost_input as lost_input_module
 from metricdiff.impls.text.lost_input import Loss, lost_input
 from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
 from metricdiff.profiles import AXES
@@ -244,3 +245,19 @@ def test_past_half_the_score_is_not_about_the_text():
     assert both.verdict() == ("rouge-score lost 80.0% of the hypothesis tokens and 100.0% of "
                               "the reference tokens (wholly or in part): its score is not "
                               "about this text")
+
+
+def test_each_implementation_gets_its_tokenizers_loss_counted_once(monkeypatch):
+    # Oracle: lost_input per implementation, as compare called it before.
+    # Two implementations sharing a tokenizer cost one count.
+    asked = [("rouge-score", "rouge-score"), ("py-rouge", "rouge-score"),
+             ("rouge155", "rouge155"), ("reference", "none"), ("mine", None)]
+    alone = [None if tokenize is None else lost_input(impl, tokenize, [KO_HYP], [[KO_REF]])
+             for impl, tokenize in asked]
+    counted = []
+    real = lost_input_module.lost_input
+    monkeypatch.setattr(lost_input_module, "lost_input",
+                        lambda *args: counted.append(args[1]) or real(*args))
+    assert lost_input_module.lost_input_each(asked, [KO_HYP], [[KO_REF]]) == alone
+    assert sorted(counted) == ["none", "rouge-score", "rouge155"]
+    assert alone[1] is not None and alone[1].impl == "py-rouge"

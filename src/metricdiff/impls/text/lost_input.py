@@ -133,6 +133,19 @@ def lost_input(
     return tally.result()
 
 
+def lost_input_each(
+    asked: Sequence[tuple[str, str | None]], hyps: Sequence[str],
+    refs: Iterable[Sequence[str | None]]
+) -> list[LostInput | None]:
+    """``lost_input`` of each (implementation, tokenizer) on one corpus, counted
+    once per tokenizer (None: no tokenizer to count, so nothing)."""
+    refs = list(refs)
+    counted = {tokenize: lost_input("", tokenize, hyps, refs)
+               for tokenize in dict.fromkeys(t for _, t in asked if t is not None)}
+    found = [(impl, None if tokenize is None else counted[tokenize]) for impl, tokenize in asked]
+    return [None if lost is None else attrs.evolve(lost, impl=impl) for impl, lost in found]
+
+
 class LostInputTally:
     """``lost_input`` over a corpus given a batch of segments at a time: each
     side's count of tokens, and each token the tokenizer might damage, counted
@@ -238,4 +251,5 @@ def _percent(part: int, whole: int) -> str:
     return "under 0.1%" if text == "0.0%" and part else text
 
 
-__all__ = ["OVER", "Loss", "LostInput", "LostInputTally", "emptied", "lost_input", "warn_lost"]
+__all__ = ["OVER", "Loss", "LostInput", "LostInputTally", "emptied", "lost_input",
+           "lost_input_each", "warn_lost"]
