@@ -103,12 +103,24 @@ def stem(sentences: Sentences, options: RougeOptions) -> Sentences:
     """Every token longer than ``stem_min_length`` stemmed (ROUGE-STEM)."""
     if options.stemmer == "none":
         return sentences
-    stemmer = _stemmer(options.stemmer)
-    shortest = options.stem_min_length
-    return [
-        [stemmer(token) if len(token) > shortest else token for token in sentence]
-        for sentence in sentences
-    ]
+    return [list(_stemmed(tuple(sentence), options.stemmer, options.stem_min_length))
+            for sentence in sentences]
+
+
+# Remembered, as ``_tokenized`` is: the profiles scored together differ in
+# stemming far less often than they share it.
+@lru_cache(maxsize=1 << 16)
+def _stemmed(sentence: tuple[str, ...], name: str, shortest: int) -> tuple[str, ...]:
+    stemmer = _stemmer(name)
+    return tuple(stemmer(token) if len(token) > shortest else token for token in sentence)
+
+
+# Remembered: the attribution of a gap scores one corpus under dozens of
+# profiles, whose pipelines differ in stopwords, stemming or truncation far more
+# often than in tokenizing and case folding.
+@lru_cache(maxsize=1 << 16)
+def _tokenized(piece: str, tokenize: str, case: str, stage: str) -> tuple[str, ...]:
+    return tuple(preprocess(piece, tokenize, case, stage))
 
 
 def by_sentence(options: RougeOptions) -> bool:
@@ -141,7 +153,7 @@ def text_sentences(text: str, options: RougeOptions, *, truncate: bool) -> Sente
     else:
         pieces = [text]
     sentences = [
-        preprocess(piece, options.tokenize, options.lowercase, options.lowercase_stage)
+        list(_tokenized(piece, options.tokenize, options.lowercase, options.lowercase_stage))
         for piece in pieces
     ]
     if not by_sentence(options) and len(sentences) > 1:

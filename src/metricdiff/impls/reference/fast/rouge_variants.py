@@ -24,7 +24,7 @@ Where the time goes in the readable path, and what is done instead here:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from functools import lru_cache
 
 import attrs
@@ -148,7 +148,7 @@ class FastVariants:
     """Covered variants (``covers``) scored one segment at a time: what the loop
     of ``rouge_shared.score_variants`` does for one segment.  Each text is
     tokenized once per distinct ``text_key``, each pair counted once per
-    distinct counting key (``_count_key``), and each segment's result formed once
+    distinct tokens and counting key (``_count_key``), and each segment's result formed once
     per distinct ``_result_key``: the audit's explainer scores one corpus under
     dozens of profiles at once, most of which share all three."""
 
@@ -161,6 +161,7 @@ class FastVariants:
         counted = {(slots[key], _count_key(options)): options
                    for key, options in zip(keys, variants, strict=True)}
         self.counted = [(slot, options) for (slot, _), options in counted.items()]
+        self.count_keys = [key for _, key in counted]
         count_slots = {key: index for index, key in enumerate(counted)}
         formed = {(count_slots[(slots[key], _count_key(options))], _result_key(options)): options
                   for key, options in zip(keys, variants, strict=True)}
@@ -176,10 +177,17 @@ class FastVariants:
         empty (no token on either side, against every reference)."""
         references = usable_rouge_references(refs)
         tokens = [pipeline.segment(hyp, references) for pipeline in self.pipelines]
+        # pipelines that differ often give a text the same tokens: counted once
+        alike = first_alike([(tuple(hyp_tokens), tuple(map(tuple, ref_tokens)))
+                             for hyp_tokens, ref_tokens in tokens])
+        done: dict[tuple[int, tuple[str, int, str]], list[PairCounts]] = {}
         counted = []
-        for slot, options in self.counted:
-            hyp_tokens, ref_tokens = tokens[slot]
-            counted.append([fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens])
+        for (slot, options), key in zip(self.counted, self.count_keys, strict=True):
+            same = (alike[slot], key)
+            if same not in done:
+                hyp_tokens, ref_tokens = tokens[slot]
+                done[same] = [fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens]
+            counted.append(done[same])
         formed = []
         for count_slot, options, one_is_the_pair in self.formed:
             counts = counted[count_slot]
@@ -190,6 +198,13 @@ class FastVariants:
             formed.append((rounded(result, options, recompute_f=True),
                            all(count.empty for count in counts)))
         return [formed[slot] for slot in self.plan]
+
+
+def first_alike(tokens: Sequence[Hashable]) -> list[int]:
+    """For each pipeline's tokens of one segment, the first pipeline's place
+    whose tokens are the same."""
+    first: dict[Hashable, int] = {}
+    return [first.setdefault(same, slot) for slot, same in enumerate(tokens)]
 
 
 def _count_key(options: RougeOptions) -> tuple[str, int, str]:
