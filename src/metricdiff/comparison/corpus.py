@@ -45,7 +45,7 @@ from metricdiff.comparison.scorer import (
     prepare_gaps,
 )
 from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
-from metricdiff.impls.text.lost_input import LostInput, lost_input_each
+from metricdiff.impls.text.lost_input import lost_input_each
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.progress import Progress
 from metricdiff.scoring import Request, score_requests
@@ -287,14 +287,17 @@ def compare_corpus(
                                                                   undeclared)
             if progress is not None:
                 progress.advance("attributing")
-    lost = {metric: _lost_each(those, samples[metric]) for metric, those in people.items()}
+    everyone = [(metric, e) for metric, those in people.items() for e in those]
+    lost = dict(zip(everyone, lost_input_each([  # what each one's tokenizer drops
+        (e.name, e.options.tokenize if e.options and e.declared else None, samples[metric])
+        for metric, e in everyone]), strict=True))
     outcomes = dict(zip(((job.metric, job.label) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
     outcomes.update(known)
     compared = []
     for metric, those in people.items():
-        scores = [attrs.evolve(score_of(e, references[metric], outcomes), lost=loss)
-                  for e, loss in zip(those, lost[metric], strict=True)]
+        scores = [attrs.evolve(score_of(e, references[metric], outcomes), lost=lost[(metric, e)])
+                  for e in those]
         scored = {e.name: (e, s.score) for e, s in zip(those, scores, strict=True)
                   if s.score is not None}
         for a, b in _largest(scored, largest, attributed, metric):
@@ -359,13 +362,6 @@ def _largest(scored: Mapping[str, tuple[Entrant, float]], count: int,
             if frozenset((a.name, b.name)) not in done]
     gaps.sort(key=lambda gap: -gap[0])
     return [(a, b) for size, a, b in gaps[:count] if size > 0]
-
-
-def _lost_each(those: Sequence[Entrant], sample: Sample) -> list[LostInput | None]:
-    """What each entrant's declared tokenizer drops of the corpus (None: nothing,
-    or no profile declared to say which tokenizer)."""
-    return lost_input_each([(e.name, e.options.tokenize if e.options and e.declared else None)
-                            for e in those], *sample)
 
 
 def score_of(entrant: Entrant, reference: ReferenceScorer,

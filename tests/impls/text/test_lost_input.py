@@ -249,15 +249,18 @@ def test_past_half_the_score_is_not_about_the_text():
 
 def test_each_implementation_gets_its_tokenizers_loss_counted_once(monkeypatch):
     # Oracle: lost_input per implementation, as compare called it before.
-    # Two implementations sharing a tokenizer cost one count.
-    asked = [("rouge-score", "rouge-score"), ("py-rouge", "rouge-score"),
-             ("rouge155", "rouge155"), ("reference", "none"), ("mine", None)]
-    alone = [None if tokenize is None else lost_input(impl, tokenize, [KO_HYP], [[KO_REF]])
-             for impl, tokenize in asked]
+    # Two implementations sharing a tokenizer and a corpus cost one count.
+    korean, russian = ((KO_HYP,), ((KO_REF,),)), ((RU,), ((RU,),))
+    asked = [("rouge-score", "rouge-score", korean), ("py-rouge", "rouge-score", korean),
+             ("rouge155", "rouge155", korean), ("reference", "none", korean),
+             ("mine", None, korean), ("rouge-score", "rouge-score", russian)]
+    alone = [None if tokenize is None else lost_input(impl, tokenize, *corpus)
+             for impl, tokenize, corpus in asked]
     counted = []
     real = lost_input_module.lost_input
     monkeypatch.setattr(lost_input_module, "lost_input",
                         lambda *args: counted.append(args[1]) or real(*args))
-    assert lost_input_module.lost_input_each(asked, [KO_HYP], [[KO_REF]]) == alone
-    assert sorted(counted) == ["none", "rouge-score", "rouge155"]
+    assert lost_input_module.lost_input_each(asked) == alone
+    assert sorted(counted) == ["none", "rouge-score", "rouge-score", "rouge155"]
     assert alone[1] is not None and alone[1].impl == "py-rouge"
+    assert alone[5] is not None and alone[5].hyp == Loss(6, 0, 7)  # "2024" kept

@@ -28,6 +28,7 @@ from typing import Any
 
 import attrs
 
+from metricdiff.cases.case import Sample
 from metricdiff.errors import MetricdiffWarning
 from metricdiff.impls.text.tokenizers import TokenizerUnavailable, get_tokenizer
 from metricdiff.profiles import ConventionError
@@ -133,17 +134,17 @@ def lost_input(
     return tally.result()
 
 
-def lost_input_each(
-    asked: Sequence[tuple[str, str | None]], hyps: Sequence[str],
-    refs: Iterable[Sequence[str | None]]
-) -> list[LostInput | None]:
-    """``lost_input`` of each (implementation, tokenizer) on one corpus, counted
-    once per tokenizer (None: no tokenizer to count, so nothing)."""
-    refs = list(refs)
-    counted = {tokenize: lost_input("", tokenize, hyps, refs)
-               for tokenize in dict.fromkeys(t for _, t in asked if t is not None)}
-    found = [(impl, None if tokenize is None else counted[tokenize]) for impl, tokenize in asked]
-    return [None if lost is None else attrs.evolve(lost, impl=impl) for impl, lost in found]
+def lost_input_each(asked: Sequence[tuple[str, str | None, Sample]]) -> list[LostInput | None]:
+    """``lost_input`` of each (implementation, tokenizer, corpus), counted once
+    per tokenizer and corpus (None: no tokenizer to count, so nothing)."""
+    counted: dict[tuple[str, Sample], LostInput | None] = {}
+    found: list[LostInput | None] = []
+    for impl, tokenize, corpus in asked:
+        if tokenize is not None and (tokenize, corpus) not in counted:
+            counted[(tokenize, corpus)] = lost_input("", tokenize, *corpus)
+        lost = None if tokenize is None else counted[(tokenize, corpus)]
+        found.append(None if lost is None else attrs.evolve(lost, impl=impl))
+    return found
 
 
 class LostInputTally:
