@@ -227,6 +227,11 @@ def _is_empty(sentences: Sentences) -> bool:
     return not any(sentences)
 
 
+#: The axes ``pair_counts`` reads: two profiles equal on these give the same
+#: counts for the same tokens.
+COUNT_AXES = ("variant", "n", "skip", "su_unigrams", "counts", "wlcs", "weight")
+
+
 def pair_counts(hyp: Sentences, ref: Sentences, options: RougeOptions) -> PairCounts:
     """The counts of one hypothesis against one reference, by ``variant``."""
     if _is_empty(hyp) and _is_empty(ref):

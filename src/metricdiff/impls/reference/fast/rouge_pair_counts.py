@@ -34,16 +34,12 @@ import attrs
 from metricdiff.impls.reference import lcs, rouge_counts
 from metricdiff.impls.reference.fast.ngram_counts import Grams, clipped, count_elements
 from metricdiff.impls.reference.rouge_corpus import corpus_rouge
-from metricdiff.impls.reference.rouge_counts import PairCounts
+from metricdiff.impls.reference.rouge_counts import COUNT_AXES, PairCounts
 from metricdiff.impls.reference.rouge_text import Sentences
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
 Tokens = Sequence[Hashable]
-
-#: The axes ``rouge_counts.pair_counts`` reads: two profiles equal on these give
-#: the same counts for the same tokens.
-COUNT_AXES = ("variant", "n", "skip", "su_unigrams", "counts", "wlcs", "weight")
 
 
 def skip_units(ids: Sequence[int], size: int, options: RougeOptions) -> Grams:
