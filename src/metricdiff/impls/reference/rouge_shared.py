@@ -26,7 +26,7 @@ from metricdiff.impls.reference.rouge import (
     rounded,
 )
 from metricdiff.impls.reference.rouge_corpus import CorpusPairs
-from metricdiff.impls.reference.rouge_counts import pair_counts
+from metricdiff.impls.reference.rouge_counts import COUNT_AXES, PairCounts, pair_counts
 from metricdiff.impls.reference.rouge_text import (
     Sentences,
     by_sentence,
@@ -83,7 +83,9 @@ def score_variants(
 class CorpusVariants:
     """Each options of ``variants`` on a corpus given one segment at a time
     (ROUGE-CORPUS-AVERAGE), as ``corpus_rouge`` and ``sentence_rouge`` score
-    them, with each text tokenized once per distinct ``text_key``.  Each
+    them, with each text tokenized once per distinct ``text_key`` and each pair
+    counted once per distinct tokens and ``COUNT_AXES`` (what counting reads:
+    pipelines that differ often give a text the same tokens).  Each
     variant's corpus result is built up as ``CorpusPairs`` (sums only); each
     segment's result is kept only with ``keep_segments``."""
 
@@ -107,6 +109,11 @@ class CorpusVariants:
                    for key, options in zip(keys, variants, strict=True)}
         count_slots = {counting: place for place, counting in enumerate(counted)}
         self.counted = [(slot, options) for (slot, _), options in counted.items()]
+        # what counting reads of each, given the tokens, by number (an options'
+        # hash is dear)
+        numbers: dict[tuple[object, ...], int] = {}
+        self.count_keys = [numbers.setdefault(tuple(getattr(options, axis) for axis in COUNT_AXES),
+                                              len(numbers)) for options in counted.values()]
         self.count_slot = [count_slots[(slots[key], counting_options(options))]
                            for key, options in zip(keys, variants, strict=True)]
         # Per variant: its options, the slot of its tokens, its corpus so far and
@@ -132,10 +139,16 @@ class CorpusVariants:
         the segment was empty (no token on either side, against every reference)."""
         references = usable_rouge_references(refs)
         tokens = [_tokens(hyp, references, pipeline) for pipeline in self.pipelines.values()]
+        alike = first_alike([(_frozen(hyp_sentences), tuple(map(_frozen, ref_sentences)))
+                             for hyp_sentences, ref_sentences in tokens])
+        done: dict[tuple[int, int], list[PairCounts]] = {}
         counted = []
-        for slot, options in self.counted:
-            hyp_sentences, ref_sentences = tokens[slot]
-            counted.append([self.count(hyp_sentences, ref, options) for ref in ref_sentences])
+        for (slot, options), key in zip(self.counted, self.count_keys, strict=True):
+            same = (alike[slot], key)
+            if same not in done:
+                hyp_sentences, ref_sentences = tokens[slot]
+                done[same] = [self.count(hyp_sentences, ref, options) for ref in ref_sentences]
+            counted.append(done[same])
         out = []
         for (options, _, _, _), count_slot in zip(self.plan, self.count_slot, strict=True):
             counts = counted[count_slot]
@@ -147,6 +160,17 @@ class CorpusVariants:
         """Each variant's corpus result, and its segments' if kept (else none)."""
         return [VariantScores(corpus.result(), tuple(segments or ()), corpus.empties)
                 for _, _, corpus, segments in self.plan]
+
+
+def first_alike(tokens: Sequence[Hashable]) -> list[int]:
+    """For each pipeline's tokens of one segment, the first pipeline's place
+    whose tokens are the same."""
+    first: dict[Hashable, int] = {}
+    return [first.setdefault(same, slot) for slot, same in enumerate(tokens)]
+
+
+def _frozen(sentences: Sentences) -> tuple[tuple[str, ...], ...]:
+    return tuple(map(tuple, sentences))
 
 
 def _tokens(

@@ -24,7 +24,7 @@ Where the time goes in the readable path, and what is done instead here:
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 
 import attrs
@@ -35,6 +35,7 @@ from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_shared import (
     CorpusVariants,
     VariantScores,
+    first_alike,
     text_key,
     text_options,
 )
@@ -198,13 +199,6 @@ class FastVariants:
             formed.append((rounded(result, options, recompute_f=True),
                            all(count.empty for count in counts)))
         return [formed[slot] for slot in self.plan]
-
-
-def first_alike(tokens: Sequence[Hashable]) -> list[int]:
-    """For each pipeline's tokens of one segment, the first pipeline's place
-    whose tokens are the same."""
-    first: dict[Hashable, int] = {}
-    return [first.setdefault(same, slot) for slot, same in enumerate(tokens)]
 
 
 def _count_key(options: RougeOptions) -> tuple[str, int, str]:
