@@ -262,6 +262,12 @@ def combine_references(counts: Sequence[PairCounts], options: RougeOptions) -> R
 #: depend on them.
 _AFTER_COUNTS = ("multi_ref", "f_measure", "report", "rounding", "corpus_average",
                  "empty_policy", "bootstrap_seed", "bootstrap_samples")
+#: The axes that forming a segment's result from its pair counts reads
+#: (``combine_references``, ``result_from_counts`` -- ROUGE-W's f^-1 of R and P
+#: -- and ``rounded``): two profiles equal on these form the same result from
+#: the same counts.
+FORM_AXES = ("variant", "weight", "multi_ref", "f_measure", "report", "rounding",
+             "empty_policy")
 
 
 # Remembered: options are frozen, and the audit asks for the same few thousands of times.

@@ -30,7 +30,12 @@ from functools import lru_cache
 import attrs
 
 from metricdiff.impls.reference.fast.ngram_counts import clipped, order_counts
-from metricdiff.impls.reference.rouge import combine_references, result_from_counts, rounded
+from metricdiff.impls.reference.rouge import (
+    FORM_AXES,
+    combine_references,
+    result_from_counts,
+    rounded,
+)
 from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_shared import (
     CorpusVariants,
@@ -149,8 +154,8 @@ class FastVariants:
     """Covered variants (``covers``) scored one segment at a time: what the loop
     of ``rouge_shared.score_variants`` does for one segment.  Each text is
     tokenized once per distinct ``text_key``, each pair counted once per
-    distinct tokens and counting key (``_count_key``), and each segment's result formed once
-    per distinct ``_result_key``: the audit's explainer scores one corpus under
+    distinct tokens and counting key (``_count_key``), and each segment's result
+    formed once per distinct counts and ``FORM_AXES``: the audit's explainer scores one corpus under
     dozens of profiles at once, most of which share all three."""
 
     def __init__(self, variants: Sequence[RougeOptions]) -> None:
@@ -168,6 +173,9 @@ class FastVariants:
                   for key, options in zip(keys, variants, strict=True)}
         self.formed = [(count_slot, options, options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR)
                        for (count_slot, _), options in formed.items()]
+        numbers: dict[tuple[object, ...], int] = {}  # what forming reads, by number
+        self.form_keys = [numbers.setdefault(tuple(getattr(options, axis) for axis in FORM_AXES),
+                                             len(numbers)) for options in formed.values()]
         result_slots = {key: index for index, key in enumerate(formed)}
         self.plan = [result_slots[(count_slots[(slots[key], _count_key(options))],
                                    _result_key(options))]
@@ -189,15 +197,20 @@ class FastVariants:
                 hyp_tokens, ref_tokens = tokens[slot]
                 done[same] = [fast_pair_counts(hyp_tokens, ref, options) for ref in ref_tokens]
             counted.append(done[same])
+        made: dict[tuple[int, int], tuple[RougeResult, bool]] = {}
         formed = []
-        for count_slot, options, one_is_the_pair in self.formed:
+        for (count_slot, options, one_is_the_pair), form in zip(self.formed, self.form_keys,
+                                                                 strict=True):
             counts = counted[count_slot]
-            if len(counts) == 1 and one_is_the_pair:
-                result = result_from_counts(counts[0], options)
-            else:
-                result = combine_references(counts, options)
-            formed.append((rounded(result, options, recompute_f=True),
-                           all(count.empty for count in counts)))
+            twin = (id(counts), form)  # the same counts, formed alike: formed once
+            if twin not in made:
+                if len(counts) == 1 and one_is_the_pair:
+                    result = result_from_counts(counts[0], options)
+                else:
+                    result = combine_references(counts, options)
+                made[twin] = (rounded(result, options, recompute_f=True),
+                              all(count.empty for count in counts))
+            formed.append(made[twin])
         return [formed[slot] for slot in self.plan]
 
 
