@@ -22,6 +22,9 @@ from metricdiff.impls.reference.rouge_counts import PairCounts, pair_counts
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
 
+#: The axes only a corpus's average reads (``CorpusPairs``).
+CORPUS_AXES = ("corpus_average", "bootstrap_seed", "bootstrap_samples")
+
 
 class CorpusPairs:
     """The segments' results (as ``sentence_rouge`` gives them) made into the
@@ -152,4 +155,4 @@ def corpus_from_pairs(
     return corpus.result()
 
 
-__all__ = ["CorpusPairs", "corpus_from_pairs", "corpus_rouge"]
+__all__ = ["CORPUS_AXES", "CorpusPairs", "corpus_from_pairs", "corpus_rouge"]

@@ -36,6 +36,7 @@ from metricdiff.impls.reference.rouge import (
     result_from_counts,
     rounded,
 )
+from metricdiff.impls.reference.rouge_corpus import CORPUS_AXES
 from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_shared import (
     CorpusVariants,
@@ -49,9 +50,6 @@ from metricdiff.impls.segment_references import usable_rouge_references
 from metricdiff.impls.text.tokenizers import get_tokenizer, preprocess
 from metricdiff.profiles.rouge import RougeOptions
 from metricdiff.statistics import RougeResult
-
-#: The axes only a corpus's average reads (``rouge_corpus.CorpusPairs``).
-_CORPUS_AXES = ("corpus_average", "bootstrap_seed", "bootstrap_samples")
 
 #: The multi-reference rules under which one reference's result is its pair's.
 _ONE_REFERENCE_IS_THE_PAIR = ("best-f", "best-recall", "pooled", "jackknife")
@@ -226,7 +224,7 @@ def _result_key(options: RougeOptions) -> RougeOptions:
     """What a segment's result reads of ``options``, given its counts: every axis
     but those of the corpus average, which only ``CorpusPairs`` reads."""
     paper = RougeOptions()
-    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in _CORPUS_AXES})
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in CORPUS_AXES})
 
 
 def fast_corpus_variants(
