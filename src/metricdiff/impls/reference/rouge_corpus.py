@@ -34,16 +34,18 @@ class CorpusPairs:
     left to right (as ``resample.mean`` adds), and the counts' exact sums (as
     ``math.fsum`` adds; ``_ExactSum``), so memory does not grow with the corpus
     and the numbers are those of the lists.  ``bootstrap-mean`` and
-    ``bootstrap-median`` resample the pairs: they keep each pair's R, P and F."""
+    ``bootstrap-median`` resample the pairs: they keep each pair's R, P and F,
+    as ``keep_rows`` does for any rule (``under`` may then average them by a
+    bootstrap too)."""
 
-    def __init__(self, options: RougeOptions) -> None:
+    def __init__(self, options: RougeOptions, *, keep_rows: bool = False) -> None:
         self.options = options
         self.pairs = 0
         self.empties = 0
         self.columns = [0.0, 0.0, 0.0]  # R, P, F summed left to right
         self.counts = (_ExactSum(), _ExactSum(), _ExactSum())
-        bootstrap = options.corpus_average.startswith("bootstrap")
-        self.rows: list[tuple[float, float, float]] | None = [] if bootstrap else None
+        keep = keep_rows or options.corpus_average.startswith("bootstrap")
+        self.rows: list[tuple[float, float, float]] | None = [] if keep else None
 
     def add(self, pair: RougeResult, empty: bool) -> None:
         """One segment's result; ``empty``: it had no token on either side."""
@@ -60,14 +62,19 @@ class CorpusPairs:
 
     def result(self) -> RougeResult:
         """The corpus result of the segments added so far (no segments give 0)."""
-        options = self.options
+        return self.under(self.options)
+
+    def under(self, options: RougeOptions) -> RougeResult:
+        """``result`` averaged as ``options`` say: options that agree with this
+        corpus's on every axis but the corpus average's (``CORPUS_AXES``) had the
+        same segments' results, which are summed once for all of them."""
         if not self.pairs:
             return RougeResult(0.0, 0.0, 0.0)
         if options.corpus_average == "micro":
-            return rounded(self._micro(), options, recompute_f=True)
-        return rounded(self._average(), options, recompute_f=False)
+            return rounded(self._micro(options), options, recompute_f=True)
+        return rounded(self._average(options), options, recompute_f=False)
 
-    def _average(self) -> RougeResult:
+    def _average(self, options: RougeOptions) -> RougeResult:
         """``macro``: mean R, P and F.  ``f-of-means``: mean R and P, F of those.
         ``bootstrap-mean`` / ``bootstrap-median``: ``bootstrap_samples``
         resamples of the pairs (seeded with ``bootstrap_seed``; see
@@ -79,24 +86,24 @@ class CorpusPairs:
         ``bootstrap-sacrebleu``: the resamples sacrebleu's paired tests draw
         (numpy's ``default_rng(bootstrap_seed)``, rows summed as float32) and the
         mean of their means.  Counts are the sums over the pairs."""
-        options = self.options
         recall, precision, fmeasure = (column / self.pairs for column in self.columns)
         if options.corpus_average == "f-of-means":
             fmeasure = f_score(precision, recall, options.f_measure)
-        elif self.rows is not None:
+        elif options.corpus_average.startswith("bootstrap"):
+            assert self.rows is not None, "a bootstrap needs the rows kept"
             recall, precision, fmeasure = resample.bootstrap_average(
                 self.rows, options.corpus_average, options.bootstrap_samples,
                 options.bootstrap_seed)
         return RougeResult(recall, precision, fmeasure, *(t.value() for t in self.counts))
 
-    def _micro(self) -> RougeResult:
+    def _micro(self, options: RougeOptions) -> RougeResult:
         """``micro``: the pairs' counts (as the multi-reference rule left them)
         summed, then R and P from the sums.  If every pair was empty,
         ``empty_policy`` decides."""
         if self.empties == self.pairs:
-            return _empty_result(self.options)
+            return _empty_result(options)
         matches, hyp_total, ref_total = (total.value() for total in self.counts)
-        return result_from_counts(PairCounts(matches, hyp_total, ref_total), self.options)
+        return result_from_counts(PairCounts(matches, hyp_total, ref_total), options)
 
 
 class _ExactSum:

@@ -25,7 +25,7 @@ from metricdiff.impls.reference.rouge import (
     counting_options,
     rounded,
 )
-from metricdiff.impls.reference.rouge_corpus import CorpusPairs
+from metricdiff.impls.reference.rouge_corpus import CORPUS_AXES, CorpusPairs
 from metricdiff.impls.reference.rouge_counts import COUNT_AXES, PairCounts, pair_counts
 from metricdiff.impls.reference.rouge_text import (
     Sentences,
@@ -116,19 +116,30 @@ class CorpusVariants:
                                               len(numbers)) for options in counted.values()]
         self.count_slot = [count_slots[(slots[key], counting_options(options))]
                            for key, options in zip(keys, variants, strict=True)]
-        # Per variant: its options, the slot of its tokens, its corpus so far and
-        # its segments' results (None: not kept).
-        self.plan: list[tuple[RougeOptions, int, CorpusPairs, list[RougeResult] | None]] = [
-            (options, slots[key], CorpusPairs(options), [] if keep_segments else None)
-            for options, key in zip(variants, keys, strict=True)
+        # Variants that differ only in the corpus average have the same result for
+        # every segment: one corpus sums them for all (its first variant adds
+        # each), and each variant averages it its own way (``CorpusPairs.under``).
+        summed = [_summed_as(options) for options in variants]
+        alike: dict[RougeOptions, list[int]] = {}
+        for place, key in enumerate(summed):
+            alike.setdefault(key, []).append(place)
+        corpora = {key: CorpusPairs(variants[places[0]], keep_rows=any(
+            variants[place].corpus_average.startswith("bootstrap") for place in places))
+            for key, places in alike.items()}
+        # Per variant: its options, whether it adds to its corpus, its corpus so
+        # far and its segments' results (None: not kept).
+        self.plan: list[tuple[RougeOptions, bool, CorpusPairs, list[RougeResult] | None]] = [
+            (options, alike[key][0] == place, corpora[key], [] if keep_segments else None)
+            for place, (options, key) in enumerate(zip(variants, summed, strict=True))
         ]
 
     def add(self, hyp: str, refs: Sequence[str | None]) -> list[RougeResult]:
         """One segment, scored by every variant; its results, in order."""
         results = []
-        for (pair, empty), (_, _, corpus, segments) in zip(self.segment(hyp, refs), self.plan,
-                                                          strict=True):
-            corpus.add(pair, empty)
+        for (pair, empty), (_, adds, corpus, segments) in zip(self.segment(hyp, refs),
+                                                              self.plan, strict=True):
+            if adds:
+                corpus.add(pair, empty)
             if segments is not None:
                 segments.append(pair)
             results.append(pair)
@@ -158,8 +169,15 @@ class CorpusVariants:
 
     def results(self) -> list[VariantScores]:
         """Each variant's corpus result, and its segments' if kept (else none)."""
-        return [VariantScores(corpus.result(), tuple(segments or ()), corpus.empties)
-                for _, _, corpus, segments in self.plan]
+        return [VariantScores(corpus.under(options), tuple(segments or ()), corpus.empties)
+                for options, _, corpus, segments in self.plan]
+
+
+def _summed_as(options: RougeOptions) -> RougeOptions:
+    """``options`` with the paper's corpus average (``CORPUS_AXES``): variants
+    alike under it have the same segments' results."""
+    paper = RougeOptions()
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in CORPUS_AXES})
 
 
 def first_alike(tokens: Sequence[Hashable]) -> list[int]:

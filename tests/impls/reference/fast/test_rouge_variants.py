@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from helpers import large_corpus
-from metricdiff.impls.reference import lcs, rouge_counts, rouge_shared
+from metricdiff.impls.reference import lcs, rouge_corpus, rouge_counts, rouge_shared
 from metricdiff.impls.reference.fast import rouge_variants
 from metricdiff.profiles.rouge import RougeOptions
 
@@ -119,9 +119,36 @@ def test_profiles_that_share_tokens_counts_or_results_score_as_apart(segments, p
     refs = [refs for _, refs in segments]
     wanted = [_as(options, variant) for options, variant in profiles]
     wanted += [attrs.evolve(wanted[0], corpus_average="micro", report="recall"),
-               attrs.evolve(wanted[0], counts="set", multi_ref="jackknife")]
+               attrs.evolve(wanted[0], counts="set", multi_ref="jackknife"),
+               # one corpus's sums serve these (``CorpusPairs.under``)
+               attrs.evolve(wanted[0], corpus_average="bootstrap-median",
+                            bootstrap_samples=7),
+               attrs.evolve(wanted[0], corpus_average="f-of-means")]
     expected = [rouge_shared.score_variants(hyps, refs, [one])[0] for one in wanted]
     assert rouge_variants.fast_score_variants(hyps, refs, wanted) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    segments=st.lists(st.tuples(SEGMENT_TEXT, REFERENCES), min_size=1, max_size=4),
+    options=OPTIONS,
+    averages=st.lists(st.sampled_from(["macro", "micro", "f-of-means", "bootstrap-mean",
+                                       "bootstrap-median", "bootstrap-rouge155"]),
+                      min_size=2, max_size=4),
+)
+def test_the_readable_pass_shares_sums_only_where_the_average_alone_differs(
+        segments, options, averages):
+    # Oracle: rouge_corpus.corpus_rouge, the paper's corpus ROUGE, one profile
+    # at a time.  Together, the Lsum and S profiles share tokens, counts and one
+    # corpus's sums for the profiles that differ only in the corpus average.
+    hyps = [hyp for hyp, _ in segments]
+    refs = [refs for _, refs in segments]
+    wanted = [attrs.evolve(options, variant=variant, corpus_average=average,
+                           bootstrap_samples=9)
+              for variant in ("lsum", "s") for average in averages]
+    together = rouge_shared.score_variants(hyps, refs, wanted)
+    assert [scored.corpus for scored in together] == [
+        rouge_corpus.corpus_rouge(hyps, refs, one) for one in wanted]
 
 
 def test_the_reference_scores_many_profiles_of_a_large_corpus_as_one_by_one():
