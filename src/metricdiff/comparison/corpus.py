@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Generic, TypeVar
 
 import attrs
@@ -48,9 +48,8 @@ from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
 from metricdiff.impls.text.lost_input import lost_input_each
 from metricdiff.profiles.metrics import Options, family
 from metricdiff.progress import Progress
-from metricdiff.scoring import Request, score_requests
 from metricdiff.scoring.jobs import CaseResult, Job
-from metricdiff.scoring.locating import first_checks, with_segment_named
+from metricdiff.scoring.locating import score_in_workers
 from metricdiff.scoring.validate import describe
 from metricdiff.wording import refusal
 
@@ -133,30 +132,6 @@ def _entrant(adapter: AnyAdapter, name: str, metric: str, overrides: Mapping[str
         return Entrant(name, metric, None, error=str(error), spec=spec)
     return Entrant(name, metric, options, adapter.signature(metric, options),
                    declared=declared, spec=spec)
-
-
-# ---------------------------------------------------------------- scoring
-
-
-def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float,
-                     scored: Callable[[], None] | None = None,
-                     foreseen: Collection[int] = ()) -> list[CaseResult]:
-    """Each job's one case, scored in worker processes (``scoring.score_requests``,
-    the one entry point every command uses): a crash, a hang or invalid output
-    is the job's outcome, a crash names its segment (``locating``); ``scored``
-    is called as each job's case comes back.  The jobs in ``foreseen`` are
-    expected to crash: the search's first cases (``locating.first_checks``) go
-    with their corpus, not after every job (pyrouge's 2.8 s on one core)."""
-    requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
-    checks = {n: first_checks(jobs[n].cases[0], jobs[n].options) for n in foreseen}
-    asked = [attrs.evolve(request, cases=[*request.cases, *checks.get(n, [])])
-             for n, request in enumerate(requests)]
-    found = score_requests(asked, workers=workers, timeout=timeout, scored=None if scored is None
-                           else lambda _, case: scored() if case == 0 else None)
-    known = {(n, case): outcome for n, cases in checks.items()
-             for case, outcome in zip(cases, found[n][1:], strict=True)}
-    return with_segment_named(requests, [outcomes[0] for outcomes in found], timeout=timeout,
-                              workers=workers, known=known)
 
 
 T = TypeVar("T")
@@ -391,5 +366,5 @@ def score_of(entrant: Entrant, reference: ReferenceScorer,
 __all__ = [
     "DEFAULT_METRICS", "DEFAULT_REPORT", "REFERENCE", "Background", "Entrant",
     "ReferenceScorer", "Sample", "attribute_pair", "compare_corpus", "entrants", "points",
-    "score_in_workers", "score_of",
+    "score_of",
 ]

@@ -19,11 +19,12 @@ import attrs
 
 from metricdiff.cases.case import Sample
 from metricdiff.cases.prepared import PreparedInput
-from metricdiff.comparison.corpus import REFERENCE, entrants, score_in_workers, score_of
+from metricdiff.comparison.corpus import REFERENCE, entrants, score_of
 from metricdiff.comparison.gaps import Comparison, Detokenized
 from metricdiff.comparison.scorer import ReferenceScorer
 from metricdiff.errors import ConventionError, MetricdiffWarning
 from metricdiff.scoring.jobs import Job
+from metricdiff.scoring.locating import score_in_workers
 
 #: The language assumed when none is named.
 DEFAULT_LANG = "en"

@@ -1,11 +1,12 @@
 """Which segment of a corpus raises an implementation's exception
 (``with_segment_named``): a crash on a corpus of several segments told where,
-found by scoring pieces of the corpus (``isolated.score_requests``)."""
+found by scoring pieces of the corpus (``isolated.score_requests``); and
+``score_in_workers``, jobs of one corpus case each scored so."""
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 import attrs
 
@@ -13,7 +14,7 @@ from metricdiff.cases.case import Sample
 from metricdiff.impls.text.lost_input import emptied
 from metricdiff.profiles.metrics import Options
 from metricdiff.scoring.isolated import DEFAULT_TIMEOUT, Request, score_requests
-from metricdiff.scoring.jobs import CaseResult
+from metricdiff.scoring.jobs import CaseResult, Job
 
 #: One segment of a corpus: its hypothesis and its references.
 Segment = tuple[str, Sequence[str | None]]
@@ -97,6 +98,28 @@ def with_segment_named(requests: Sequence[Request], outcomes: Sequence[CaseResul
                  else f"segment {first} raises it alone")
         located[i] = attrs.evolve(outcomes[i], error=f"{outcomes[i].error} ({where})")
     return located
+
+
+def score_in_workers(jobs: Sequence[Job], workers: int, timeout: float,
+                     scored: Callable[[], None] | None = None,
+                     foreseen: Collection[int] = ()) -> list[CaseResult]:
+    """Each job's one case, scored in worker processes (``score_requests``,
+    the one entry point every command uses): a crash, a hang or invalid output
+    is the job's outcome, a crash names its segment (``with_segment_named``);
+    ``scored`` is called as each job's case comes back.  The jobs in
+    ``foreseen`` are expected to crash: the search's first cases
+    (``first_checks``) go with their corpus, not after every job (pyrouge's
+    2.8 s on one core)."""
+    requests = [Request(job.impl, job.metric, job.cases, job.options) for job in jobs]
+    checks = {n: first_checks(jobs[n].cases[0], jobs[n].options) for n in foreseen}
+    asked = [attrs.evolve(request, cases=[*request.cases, *checks.get(n, [])])
+             for n, request in enumerate(requests)]
+    found = score_requests(asked, workers=workers, timeout=timeout, scored=None if scored is None
+                           else lambda _, case: scored() if case == 0 else None)
+    known = {(n, case): outcome for n, cases in checks.items()
+             for case, outcome in zip(cases, found[n][1:], strict=True)}
+    return with_segment_named(requests, [outcomes[0] for outcomes in found], timeout=timeout,
+                              workers=workers, known=known)
 
 
 def _suspected(segments: dict[int, list[Segment]], options: dict[int, Options | None],
@@ -199,4 +222,4 @@ def _same_exception(crashed: CaseResult, outcome: CaseResult) -> bool:
     return outcome.raised is not None and outcome.raised.type == crashed.raised.type
 
 
-__all__ = ["Known", "first_checks", "with_segment_named"]
+__all__ = ["Known", "first_checks", "score_in_workers", "with_segment_named"]
