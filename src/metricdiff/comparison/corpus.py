@@ -44,6 +44,7 @@ from metricdiff.comparison.scorer import (
     points,
     prepare_gaps,
 )
+from metricdiff.errors import AdapterUnavailable
 from metricdiff.impls import AnyAdapter, adapter_names, get_adapter
 from metricdiff.impls.text.lost_input import lost_input_each
 from metricdiff.profiles.metrics import Options, family
@@ -77,6 +78,9 @@ class Entrant:
     error: str = ""
     declared: bool = True
     spec: str = ""
+    #: Its availability looked up, not imported (``Adapter.installed_reason``):
+    #: if its worker cannot import it, it is not available after all.
+    looked_up: bool = False
 
     @property
     def impl(self) -> str:
@@ -85,7 +89,8 @@ class Entrant:
 
 
 def entrants(metric: str, impls: Sequence[str] | None, report: str,
-             claimed: Mapping[str, Mapping[str, str]] | None = None) -> list[Entrant]:
+             claimed: Mapping[str, Mapping[str, str]] | None = None, *,
+             importing: bool = True) -> list[Entrant]:
     """Who takes part in ``metric``: the reference (the paper's profile) first,
     then ``impls`` (default: every available implementation, and each under
     its named variants, as the audit runs them: ``sacrebleu+intl``, the
@@ -93,7 +98,10 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str,
     implementation that cannot run takes part with its reason, so that nothing
     named is dropped in silence.  ``claimed``: the profile of a user's
     own implementation (``python:``, ``cmd:``) by name, as its author declares
-    it or as the audit inferred it; without one it declares none."""
+    it or as the audit inferred it; without one it declares none.  Whether an
+    implementation can run is asked by importing it (``importing``), or else
+    looked up (``Adapter.installed_reason``), for a run whose workers import
+    it anyway and that drops one they cannot import (``looked_up``)."""
     names = [REFERENCE, *(impls if impls is not None else adapter_names())]
     chosen = []
     for name in dict.fromkeys(names):
@@ -103,19 +111,22 @@ def entrants(metric: str, impls: Sequence[str] | None, report: str,
             continue
         if metric not in adapter.declared.metrics:
             continue
-        reason = adapter.unavailable_reason()
+        reason = adapter.unavailable_reason() if importing else adapter.installed_reason()
         if reason is not None:
             if impls is not None:
                 chosen.append(Entrant(name, metric, None, error=reason))
             continue
         own = (claimed or {}).get(name, {}) if adapter.declared.user_profile else {}
         settings = _settings(metric, report)
-        chosen.append(_entrant(adapter, name, metric, {**own, **settings},
-                               declared=bool(own) or not adapter.declared.user_profile))
+        made = [_entrant(adapter, name, metric, {**own, **settings},
+                         declared=bool(own) or not adapter.declared.user_profile)]
         if impls is None:  # named, it takes part as named: `sacrebleu[tokenize=intl]`
-            chosen += [_entrant(adapter, f"{name}+{variant}", metric,
-                                {**overrides, **settings}, declared=True, spec=name)
-                       for variant, overrides in sorted(adapter.declared.variants.items())]
+            made += [_entrant(adapter, f"{name}+{variant}", metric,
+                              {**overrides, **settings}, declared=True, spec=name)
+                     for variant, overrides in sorted(adapter.declared.variants.items())]
+        if not importing and adapter.looks_up:
+            made = [attrs.evolve(e, looked_up=True) for e in made]
+        chosen += made
     return chosen
 
 
@@ -233,7 +244,8 @@ def compare_corpus(
     gaps between two implementations.  ``progress``: a progress line;
     ``undeclared``: what the note on the gap of an implementation without a
     profile says to do (``attribute_pair``)."""
-    people = {metric: entrants(metric, impls, report, claimed) for metric in samples}
+    people = {metric: entrants(metric, impls, report, claimed, importing=impls is not None)
+              for metric in samples}
     known = dict(scored_already or {})
     # (the worker pool runs the costliest first: ``scoring.chunks.slow_first``)
     taking = [(e, e.options) for those in people.values() for e in those
@@ -269,6 +281,8 @@ def compare_corpus(
     outcomes = dict(zip(((job.metric, job.label) for job in jobs),
                         peers.result() if peers is not None else [], strict=True))
     outcomes.update(known)
+    people = {metric: [e for e in those if not _not_importable(e, outcomes)]
+              for metric, those in people.items()}
     compared = []
     for metric, those in people.items():
         scores = [attrs.evolve(score_of(e, references[metric], outcomes), lost=lost[(metric, e)])
@@ -337,6 +351,16 @@ def _largest(scored: Mapping[str, tuple[Entrant, float]], count: int,
             if frozenset((a.name, b.name)) not in done]
     gaps.sort(key=lambda gap: -gap[0])
     return [(a, b) for size, a, b in gaps[:count] if size > 0]
+
+
+def _not_importable(entrant: Entrant, outcomes: Mapping[tuple[str, str], CaseResult]) -> bool:
+    """Whether an entrant whose availability was looked up, not imported
+    (``looked_up``), turned out unavailable in its worker: it sits out, as one
+    not installed does."""
+    outcome = outcomes.get((entrant.metric, entrant.name))
+    # (the worker's set-up failure, ``describe``d: the adapter was not built)
+    return entrant.looked_up and outcome is not None and outcome.result is None and (
+        outcome.error.startswith(f"{AdapterUnavailable.__name__}: "))
 
 
 def score_of(entrant: Entrant, reference: ReferenceScorer,

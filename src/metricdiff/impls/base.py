@@ -169,10 +169,37 @@ class Adapter(abc.ABC, Generic[OptionsT, ResultT]):
             try:
                 import_quietly(module)
             except Exception as error:  # any import failure makes the peer unusable
-                hint = self.package.install_hint
-                return f"{self.name}: cannot import {module} ({error})" + (
-                    f"; install: {hint}" if hint else "")
+                return self._cannot_import(module, str(error))
         return None
+
+    def installed_reason(self) -> str | None:
+        """``unavailable_reason`` told without importing the peer: a module
+        whose top package is not installed (``importlib.util.find_spec``), for a
+        run whose workers import the peer anyway (``compare`` of every available
+        implementation), where one installed that fails to import then comes
+        back as the worker's ``AdapterUnavailable``.  An adapter that tells its
+        availability its own way is asked that way (``looks_up``: False)."""
+        if not self.looks_up:
+            return self.unavailable_reason()
+        import importlib.util  # here: only this check needs it
+
+        for module in self.package.modules:
+            top = module.partition(".")[0]
+            if importlib.util.find_spec(top) is None:
+                return self._cannot_import(module, f"No module named {top!r}")
+        return None
+
+    @property
+    def looks_up(self) -> bool:
+        """Whether ``installed_reason`` looks the peer's modules up (the adapter
+        tells its availability by importing them, as every adapter does unless
+        it says otherwise)."""
+        return type(self).unavailable_reason is Adapter.unavailable_reason
+
+    def _cannot_import(self, module: str, why: str) -> str:
+        hint = self.package.install_hint
+        return f"{self.name}: cannot import {module} ({why})" + (
+            f"; install: {hint}" if hint else "")
 
     def ensure_available(self) -> None:
         reason = self.unavailable_reason()
