@@ -7,6 +7,7 @@ peer skip when ``metricdiff install-peers`` has not been run.
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -154,3 +155,26 @@ def test_what_an_isolated_peer_imports_is_pinned_or_brought_by_its_extra(name):
         f"{name} needs, from the main environment, what neither metricdiff"
         f"[{adapters[0].package.extra}] brings nor its folder pins (of "
         f"{sorted(elsewhere)}): {without['failed']}")
+
+
+def _dist_info(folder, name, version):
+    info = folder / f"{name}-{version}.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n",
+                                   encoding="utf-8")
+    return info
+
+
+def test_an_installed_version_is_read_again_once_the_folder_changes(tmp_path):
+    # The versions of a peer's folder are remembered while its listing stays as
+    # it was; installing, upgrading or removing changes the listing.  Oracle: the
+    # METADATA files written here by hand.
+    folder = tmp_path / "peers" / "md-peer"
+    assert _isolated._dist_version(folder, "md_peer") is None  # no folder yet
+    old = _dist_info(folder, "md-peer", "1.0")
+    _dist_info(folder, "other", "9.9")
+    assert _isolated._dist_version(folder, "md_peer") == "1.0"
+    shutil.rmtree(old)  # an upgrade: the old metadata goes, the new comes
+    _dist_info(folder, "md-peer", "2.0")
+    assert _isolated._dist_version(folder, "md-peer") == "2.0"
+    assert _isolated._dist_version(folder, "missing") is None
