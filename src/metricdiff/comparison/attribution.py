@@ -200,9 +200,7 @@ def attribute(
     all is no axis of the gap."""
     differing, live, names = _players(a, b, inert)
 
-    @functools.cache  # asked for by ``prepare``'s list, then by ``value``
-    def profile(coalition: frozenset[str]) -> Options:
-        return between(a, b, frozenset(axis for name in coalition for axis in names[name]))
+    profile = functools.cache(_coalition_profile(a, b, names))  # for ``prepare``, then ``value``
 
     @functools.cache
     def value(coalition: frozenset[str]) -> float:
@@ -258,8 +256,15 @@ def coalition_profiles(a: Options, b: Options, inert: frozenset[str] = frozenset
     _, _, names = _players(a, b, inert)
     if len(names) > MAX_EXACT_PLAYERS:
         return []
-    return _profiles(lambda coalition: between(
-        a, b, frozenset(axis for name in coalition for axis in names[name])), list(names))
+    return _profiles(_coalition_profile(a, b, names), list(names))
+
+
+def _coalition_profile(a: Options, b: Options, names: dict[str, tuple[str, ...]]
+                       ) -> Callable[[frozenset[str]], Options]:
+    """A coalition of players (``names``: each player's axes) -> its profile:
+    ``a`` with the coalition's axes switched to ``b``'s values."""
+    return lambda coalition: between(
+        a, b, frozenset(axis for name in coalition for axis in names[name]))
 
 
 def _profiles(profile: Callable[[frozenset[str]], Options], players: Sequence[str]
