@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
+
+import attrs
 
 from metricdiff.impls.reference import resample
 from metricdiff.impls.reference.rouge import (
@@ -24,6 +27,15 @@ from metricdiff.statistics import RougeResult
 
 #: The axes only a corpus's average reads (``CorpusPairs``).
 CORPUS_AXES = ("corpus_average", "bootstrap_seed", "bootstrap_samples")
+
+
+@lru_cache(maxsize=1 << 12)
+def per_segment(options: RougeOptions) -> RougeOptions:
+    """``options`` with the paper's corpus average (``CORPUS_AXES``): what a
+    segment's result reads of them, so that options alike under it give every
+    segment the same result."""
+    paper = RougeOptions()
+    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in CORPUS_AXES})
 
 
 class CorpusPairs:
@@ -162,4 +174,4 @@ def corpus_from_pairs(
     return corpus.result()
 
 
-__all__ = ["CORPUS_AXES", "CorpusPairs", "corpus_from_pairs", "corpus_rouge"]
+__all__ = ["CORPUS_AXES", "CorpusPairs", "corpus_from_pairs", "corpus_rouge", "per_segment"]

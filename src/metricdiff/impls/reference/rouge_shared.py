@@ -25,7 +25,7 @@ from metricdiff.impls.reference.rouge import (
     counting_options,
     rounded,
 )
-from metricdiff.impls.reference.rouge_corpus import CORPUS_AXES, CorpusPairs
+from metricdiff.impls.reference.rouge_corpus import CorpusPairs, per_segment
 from metricdiff.impls.reference.rouge_counts import COUNT_AXES, PairCounts, pair_counts
 from metricdiff.impls.reference.rouge_text import (
     Sentences,
@@ -111,15 +111,14 @@ class CorpusVariants:
         self.counted = [(slot, options) for (slot, _), options in counted.items()]
         # what counting reads of each, given the tokens, by number (an options'
         # hash is dear)
-        numbers: dict[tuple[object, ...], int] = {}
-        self.count_keys = [numbers.setdefault(tuple(getattr(options, axis) for axis in COUNT_AXES),
-                                              len(numbers)) for options in counted.values()]
+        self.count_keys = first_alike([tuple(getattr(options, axis) for axis in COUNT_AXES)
+                                       for options in counted.values()])
         self.count_slot = [count_slots[(slots[key], counting_options(options))]
                            for key, options in zip(keys, variants, strict=True)]
         # Variants that differ only in the corpus average have the same result for
         # every segment: one corpus sums them for all (its first variant adds
         # each), and each variant averages it its own way (``CorpusPairs.under``).
-        summed = [_summed_as(options) for options in variants]
+        summed = [per_segment(options) for options in variants]
         alike: dict[RougeOptions, list[int]] = {}
         for place, key in enumerate(summed):
             alike.setdefault(key, []).append(place)
@@ -173,18 +172,13 @@ class CorpusVariants:
                 for options, _, corpus, segments in self.plan]
 
 
-def _summed_as(options: RougeOptions) -> RougeOptions:
-    """``options`` with the paper's corpus average (``CORPUS_AXES``): variants
-    alike under it have the same segments' results."""
-    paper = RougeOptions()
-    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in CORPUS_AXES})
 
-
-def first_alike(tokens: Sequence[Hashable]) -> list[int]:
-    """For each pipeline's tokens of one segment, the first pipeline's place
-    whose tokens are the same."""
+def first_alike(keys: Sequence[Hashable]) -> list[int]:
+    """For each of ``keys``, the place of the first one equal to it: the same
+    number for equal keys (each pipeline's tokens of one segment, what counting
+    or forming reads of each options)."""
     first: dict[Hashable, int] = {}
-    return [first.setdefault(same, slot) for slot, same in enumerate(tokens)]
+    return [first.setdefault(key, place) for place, key in enumerate(keys)]
 
 
 def _frozen(sentences: Sentences) -> tuple[tuple[str, ...], ...]:

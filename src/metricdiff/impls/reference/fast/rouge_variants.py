@@ -27,8 +27,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-import attrs
-
 from metricdiff.impls.reference.fast.ngram_counts import clipped, order_counts
 from metricdiff.impls.reference.rouge import (
     FORM_AXES,
@@ -36,7 +34,7 @@ from metricdiff.impls.reference.rouge import (
     result_from_counts,
     rounded,
 )
-from metricdiff.impls.reference.rouge_corpus import CORPUS_AXES
+from metricdiff.impls.reference.rouge_corpus import per_segment
 from metricdiff.impls.reference.rouge_counts import PairCounts
 from metricdiff.impls.reference.rouge_shared import (
     CorpusVariants,
@@ -152,9 +150,10 @@ class FastVariants:
     """Covered variants (``covers``) scored one segment at a time: what the loop
     of ``rouge_shared.score_variants`` does for one segment.  Each text is
     tokenized once per distinct ``text_key``, each pair counted once per
-    distinct tokens and counting key (``_count_key``), and each segment's result
-    formed once per distinct counts and ``FORM_AXES``: the audit's explainer scores one corpus under
-    dozens of profiles at once, most of which share all three."""
+    distinct tokens and counting key (``_count_key``), and each segment's
+    result formed once per distinct counts and ``FORM_AXES``: the audit's
+    explainer scores one corpus under dozens of profiles at once, most of which
+    share all three."""
 
     def __init__(self, variants: Sequence[RougeOptions]) -> None:
         keys = [text_key(options) for options in variants]
@@ -167,16 +166,15 @@ class FastVariants:
         self.counted = [(slot, options) for (slot, _), options in counted.items()]
         self.count_keys = [key for _, key in counted]
         count_slots = {key: index for index, key in enumerate(counted)}
-        formed = {(count_slots[(slots[key], _count_key(options))], _result_key(options)): options
+        formed = {(count_slots[(slots[key], _count_key(options))], per_segment(options)): options
                   for key, options in zip(keys, variants, strict=True)}
         self.formed = [(count_slot, options, options.multi_ref in _ONE_REFERENCE_IS_THE_PAIR)
                        for (count_slot, _), options in formed.items()]
-        numbers: dict[tuple[object, ...], int] = {}  # what forming reads, by number
-        self.form_keys = [numbers.setdefault(tuple(getattr(options, axis) for axis in FORM_AXES),
-                                             len(numbers)) for options in formed.values()]
+        self.form_keys = first_alike([tuple(getattr(options, axis) for axis in FORM_AXES)
+                                      for options in formed.values()])  # by number: cheap
         result_slots = {key: index for index, key in enumerate(formed)}
         self.plan = [result_slots[(count_slots[(slots[key], _count_key(options))],
-                                   _result_key(options))]
+                                   per_segment(options))]
                      for key, options in zip(keys, variants, strict=True)]
 
     def segment(self, hyp: str, refs: Sequence[str | None]) -> list[tuple[RougeResult, bool]]:
@@ -217,14 +215,6 @@ def _count_key(options: RougeOptions) -> tuple[str, int, str]:
     if options.variant == "l":
         return ("l", 0, "")
     return (options.variant, options.n, options.counts)
-
-
-@lru_cache(maxsize=1 << 12)
-def _result_key(options: RougeOptions) -> RougeOptions:
-    """What a segment's result reads of ``options``, given its counts: every axis
-    but those of the corpus average, which only ``CorpusPairs`` reads."""
-    paper = RougeOptions()
-    return attrs.evolve(options, **{axis: getattr(paper, axis) for axis in CORPUS_AXES})
 
 
 def fast_corpus_variants(
