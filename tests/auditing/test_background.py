@@ -1,5 +1,5 @@
 """A metric explained in a forked process while the next one is scored
-(``auditing/background.py``, ``auditing/run.py``): the same answers as one metric at a
+(``scoring/background.py``, ``auditing/run.py``): the same answers as one metric at a
 time, whatever the child does."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ import pytest
 
 import metricdiff.auditing.run
 from helpers import corpus_files, interrupted_at, run
-from metricdiff.auditing.background import CAN_FORK, Background
 from metricdiff.profiles.bleu import BleuOptions
+from metricdiff.scoring.background import CAN_FORK, Background
 from metricdiff.scoring.execution import run_jobs
 from metricdiff.scoring.jobs import Job
 
@@ -200,7 +200,7 @@ def test_a_second_ctrl_c_stops_every_child(
 
 
 def test_a_child_s_steps_are_counted_where_the_parent_reads_them() -> None:
-    from metricdiff.auditing.background import Steps
+    from metricdiff.scoring.background import Steps
 
     steps = Steps(5)
 

@@ -24,7 +24,6 @@ import functools
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from typing import TextIO
 
-from metricdiff.auditing.background import Background, Steps, wait_for_any
 from metricdiff.auditing.config import AuditConfig
 from metricdiff.auditing.metric import (
     Explained,
@@ -39,6 +38,7 @@ from metricdiff.comparison.gaps import MetricComparison
 from metricdiff.findings.infer import Inference
 from metricdiff.findings.witness import Participant
 from metricdiff.progress import Progress
+from metricdiff.scoring.background import Background, Steps, wait_for_any
 
 #: The table of the user's corpus for one metric, from its scores and the
 #: profiles inferred for the participants that declare none (``corpus_table``).

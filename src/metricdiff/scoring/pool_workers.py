@@ -133,7 +133,7 @@ atexit.register(shutdown_workers)
 
 
 def forget_inherited_workers() -> None:
-    """In a process forked from one with kept workers (``auditing/background.py``):
+    """In a process forked from one with kept workers (``scoring/background.py``):
     close its copies of the parent's workers' connections, without stopping them,
     and start its own workers when needed, from a forkserver of its own (the
     parent's is not this process's child; ``multiprocessing`` asks as if it were)."""
