@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import statistics
 import string
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import attrs
 
@@ -122,13 +122,24 @@ def agreements(record: MetricRecord) -> tuple[Agreement, ...]:
 
 def _pair_cell(left: Sequence[float | None], right: Sequence[float | None],
                tolerance: Tolerance, scale: float) -> PairCell:
-    pairs = [(x, y) for x, y in zip(left, right, strict=True) if x is not None and y is not None]
-    deltas = [abs(x - y) * scale for x, y in pairs]
-    differing = sorted(abs(x - y) * scale for x, y in pairs if not _same(x, y, tolerance))
+    # One loop with ``Tolerance.allows`` written out: a report of twenty
+    # implementations on 2,000 cases compares a million pairs of numbers here.
+    absolute, relative = tolerance.absolute, tolerance.relative
+    deltas: list[float] = []
+    differing: list[float] = []
+    for x, y in zip(left, right, strict=True):
+        if x is None or y is None:
+            continue
+        gap = abs(x - y)
+        deltas.append(gap * scale)
+        if gap > max(0.0, absolute + relative * abs(x)):  # not within the tolerance
+            differing.append(gap * scale)
     if not differing:
-        return PairCell(len(pairs), 0, None, None, math.fsum(deltas) / len(pairs) if pairs else 0.0)
-    return PairCell(len(pairs), len(differing), statistics.median(differing),
-                    quantile(differing, 0.95), math.fsum(deltas) / len(pairs))
+        return PairCell(len(deltas), 0, None, None,
+                        math.fsum(deltas) / len(deltas) if deltas else 0.0)
+    differing.sort()
+    return PairCell(len(deltas), len(differing), statistics.median(differing),
+                    quantile(differing, 0.95), math.fsum(deltas) / len(deltas))
 
 
 def _headline(run: Run | None) -> float | None:
@@ -204,9 +215,13 @@ def _not_applicable(run: Run | None) -> bool:
     return run is None or run.error.startswith("UnsupportedOption")
 
 
-def classify(people: Sequence[Implementation], runs: Sequence[Run | None]) -> tuple[Cell, ...]:
+def classify(people: Sequence[Implementation], runs: Sequence[Run | None],
+             between: Mapping[tuple[str, str], Tolerance] | None = None) -> tuple[Cell, ...]:
     """Each run's class: equal values (within the two implementations' tolerance
-    of the first one met with that value) share a letter."""
+    of the first one met with that value) share a letter.  ``between``: the
+    tolerance of each pair of names (``pair_tolerance``), made once for every case
+    of a metric; made here without it."""
+    tolerances = between or _between(people)
     classes: list[tuple[Implementation, float]] = []  # (first member, its value)
     cells = []
     for person, run in zip(people, runs, strict=True):
@@ -223,7 +238,7 @@ def classify(people: Sequence[Implementation], runs: Sequence[Run | None]) -> tu
             cells.append(Cell(UNKNOWN, run.status, None, run.error))
             continue
         for index, (first, seen) in enumerate(classes):
-            if _same(seen, value, pair_tolerance(first, person)):
+            if _same(seen, value, tolerances[first.name, person.name]):
                 klass = LETTERS[min(index, len(LETTERS) - 1)]
                 break
         else:
@@ -236,11 +251,17 @@ def classify(people: Sequence[Implementation], runs: Sequence[Run | None]) -> tu
 def case_rows(record: MetricRecord) -> tuple[CaseRow, ...]:
     """Every case of the metric, in the audit's order."""
     people = record.implementations
+    between = _between(people)
     return tuple(
         CaseRow(case.id, case.source,
-                classify(people, [record.run(p.name, case.id) for p in people]))
+                classify(people, [record.run(p.name, case.id) for p in people], between))
         for case in record.cases
     )
+
+
+def _between(people: Sequence[Implementation]) -> dict[tuple[str, str], Tolerance]:
+    """The tolerance of each ordered pair of ``people``, by their names."""
+    return {(a.name, b.name): pair_tolerance(a, b) for a in people for b in people}
 
 
 def pattern_groups(rows: Sequence[CaseRow]) -> tuple[PatternGroup, ...]:
