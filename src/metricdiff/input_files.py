@@ -65,17 +65,24 @@ Refusal = Callable[[str], Exception]
 # --------------------------------------------------------------- lines
 
 
-def lines(name: str, refuse: Refusal = InputError
+def lines(name: str, refuse: Refusal = InputError, *, start: int = 0,
+          stop: int | None = None, first: int = 1
           ) -> Iterator[tuple[int, bytes | memoryview]]:
     """The lines of ``name`` (``-`` is standard input), numbered from 1, each
     without its ``\\n`` or ``\\r\\n`` (a long one a view of the bytes read),
     read one at a time: a refusal (``name:line: ...``) at a line longer than
     ``limits.max_line_bytes()`` or holding a carriage return of its own, and at
-    a file that cannot be read."""
+    a file that cannot be read.
+
+    ``start`` and ``stop``: the lines from that byte offset of a file (the start
+    of a line) up to the line that starts at or after ``stop``, numbered from
+    ``first``: a part of a large file read by a process of its own."""
     limit = limits.max_line_bytes()
     with _opened(name, refuse) as stream:
-        readline, number = stream.readline, 0
-        while True:
+        readline, number, position = stream.readline, first - 1, start
+        if start:
+            stream.seek(start)
+        while stop is None or position < stop:
             try:
                 raw = readline(limit + 2)
             except OSError as error:
@@ -84,6 +91,7 @@ def lines(name: str, refuse: Refusal = InputError
             if not raw:
                 return
             number += 1
+            position += len(raw)
             end = len(raw)
             if raw[-1] == _LF:
                 end -= 2 if end > 1 and raw[-2] == _CR_BYTE else 1

@@ -20,17 +20,19 @@ from metricdiff.errors import InputError, MetricdiffWarning
 from metricdiff.input_files import BYTE_ORDER_MARK, STDIN, lines
 
 
-def iter_segments(name: str) -> Iterator[str]:
+def iter_segments(name: str, *, start: int = 0, stop: int | None = None,
+                  first: int = 1) -> Iterator[str]:
     """The lines of ``name`` (``-`` is standard input) decoded as UTF-8, one at
     a time (``input_files.lines``: each line bounded, a stray carriage return
     refused): the file is never held whole, so memory does not grow with it.
 
     The line break (``\\n`` or ``\\r\\n``) is removed, and a byte order mark
     that starts the file, with a ``MetricdiffWarning``; nothing else is, so leading and
-    trailing spaces reach the tokenizer as they are in the file.
+    trailing spaces reach the tokenizer as they are in the file.  ``start``,
+    ``stop`` and ``first``: a part of the file (``input_files.lines``).
     """
-    for number, raw in lines(name):
-        if number == 1 and raw[:3] == BYTE_ORDER_MARK:
+    for number, raw in lines(name, start=start, stop=stop, first=first):
+        if number == 1 and not start and raw[:3] == BYTE_ORDER_MARK:
             raw = raw[3:]
             warnings.warn(f"{name}:1: dropped the UTF-8 byte order mark (U+FEFF) the file "
                           "starts with: it is not part of the text", MetricdiffWarning,

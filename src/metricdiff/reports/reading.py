@@ -26,6 +26,7 @@ from metricdiff.input_files import Unreadable, load_json, read_file
 from metricdiff.json_values import listed as _list
 from metricdiff.json_values import number as _number
 from metricdiff.json_values import text as _text
+from metricdiff.limits import max_line_bytes
 from metricdiff.profiles.metrics import METRICS, Result, family
 from metricdiff.reports.model import (
     AUDIT_NAME,
@@ -41,6 +42,7 @@ from metricdiff.reports.model import (
     Run,
     Runs,
 )
+from metricdiff.scoring.background import CAN_FORK, Background
 from metricdiff.scoring.rows import outcome_from_row
 from metricdiff.statistics import BleuResult, RougeResult
 
@@ -182,12 +184,103 @@ def _run_row(data: Any, names: dict[str, set[str]]) -> tuple[str, str, str, Run]
     return metric, impl, _text(data["case"]), run
 
 
-def _lines(path: Path) -> Iterator[tuple[int, str]]:
+def _lines(path: Path, start: int = 0, stop: int | None = None, first: int = 1
+           ) -> Iterator[tuple[int, str]]:
     """The file's lines that are not blank, with their numbers, read one at a
-    time (``results.jsonl`` of a large corpus has millions)."""
-    for number, line in enumerate(iter_segments(str(path)), start=1):
+    time (``results.jsonl`` of a large corpus has millions); ``start``, ``stop``
+    and ``first``: a part of the file (``input_files.lines``)."""
+    segments = iter_segments(str(path), start=start, stop=stop, first=first)
+    for number, line in enumerate(segments, start=first):
         if line.strip():
             yield number, line
+
+
+#: A row of ``results.jsonl`` kept for the reports: metric, implementation, case, run.
+KeptRow = tuple[str, str, str, Run]
+#: From this size on, ``results.jsonl`` is read in two halves at once
+#: (``_read_runs``): the main job's is 230 MB, twelve seconds read alone, at the
+#: end of the audit with one core left idle.
+HALVES_FROM = 16 << 20
+
+
+def _read_runs(path: Path, names: dict[str, set[str]], shown: dict[str, set[str]],
+               runs: dict[str, Runs]) -> None:
+    """Every row of ``results.jsonl`` checked, and each participant's run kept in
+    ``runs``.  A large file's second half is read by a forked process
+    (``scoring.background``) while this one reads the first; should anything go
+    wrong there, this process reads it again itself, so that a malformed row is
+    named by its line as without the fork."""
+    middle = _middle(path)
+    later = None if middle is None else _SecondHalf(path, names, shown, middle)
+    second = None if later is None else Background(later, fork=True)
+    try:
+        for metric, impl, case, run in _kept_rows(path, names, shown, stop=middle):
+            runs[metric].add(impl, case, run)
+        if later is not None and second is not None:
+            later.here = True
+            for metric, impl, case, run in second.result():
+                runs[metric].add(impl, case, run)
+    finally:
+        if second is not None:
+            second.cancel()
+
+
+def _kept_rows(path: Path, names: dict[str, set[str]], shown: dict[str, set[str]],
+               start: int = 0, stop: int | None = None, first: int = 1) -> Iterator[KeptRow]:
+    """The rows of the participants (each row checked), in the file's order."""
+    for number, line in _lines(path, start, stop, first):
+        row = _parse_json(path, line, number)
+        metric, impl, case, run = _checked(path, number, "result row",
+                                           partial(_run_row, row, names))
+        if impl in shown[metric]:  # the reference as a participant: checked, not
+            yield metric, impl, case, run  # kept, as no report shows it (half the rows)
+
+
+@attrs.define
+class _SecondHalf:
+    """The rows from byte ``start`` on (``_kept_rows``): in a forked process,
+    numbered from 1 (a numbering only an error shows, and an error there makes
+    this process read the half again); ``here``, numbered as in the file."""
+
+    path: Path
+    names: dict[str, set[str]]
+    shown: dict[str, set[str]]
+    start: int
+    here: bool = False
+
+    def __call__(self) -> list[KeptRow]:
+        first = _lines_before(self.path, self.start) + 1 if self.here else 1
+        return list(_kept_rows(self.path, self.names, self.shown, self.start, None, first))
+
+
+def _middle(path: Path) -> int | None:
+    """Where the line after the middle of ``path`` starts, if the file is large
+    enough to be read in halves (``HALVES_FROM``) and this process can fork."""
+    try:
+        size = path.stat().st_size if path.is_file() else 0
+        if size < HALVES_FROM or not CAN_FORK:
+            return None
+        with path.open("rb") as stream:
+            stream.seek(size // 2)
+            window = stream.read(max_line_bytes() + 2)
+    except OSError:
+        return None  # read in one piece, which says what is wrong
+    end = window.find(b"\n")
+    middle = size // 2 + end + 1
+    return middle if end >= 0 and middle < size else None
+
+
+def _lines_before(path: Path, offset: int) -> int:
+    """How many lines of ``path`` end before byte ``offset``."""
+    count = 0
+    with path.open("rb") as stream:
+        while offset > 0:
+            block = stream.read(min(offset, 1 << 20))
+            if not block:
+                break
+            count += block.count(b"\n")
+            offset -= len(block)
+    return count
 
 
 def load_audit(folder: Path) -> AuditRecord:
@@ -215,13 +308,7 @@ def load_audit(folder: Path) -> AuditRecord:
 
     results_path = folder / RESULTS_NAME
     runs = {head.metric: Runs([case.id for case in head.cases]) for head in heads}
-    for number, line in _lines(results_path):
-        row = _parse_json(results_path, line, number)
-        metric, impl, case, run = _checked(results_path, number, "result row",
-                                           partial(_run_row, row, names))
-        if impl not in shown[metric]:  # the reference as a participant: checked, not
-            continue  # kept, as no report shows it (and it is half the rows)
-        runs[metric].add(impl, case, run)
+    _read_runs(results_path, names, shown, runs)
 
     cache = _checked(about_path, 0, "audit description", lambda: _cache_use(about))
     corpus = _comparisons(folder / COMPARE_NAME, known)

@@ -1,5 +1,6 @@
 """Work done in a forked process while this one goes on: how the audit explains
-one metric while it scores the next.
+one metric while it scores the next, and how the reports read the second half
+of a large ``results.jsonl`` while this process reads the first.
 
 Explaining is the reference's own work, in this process, while the worker
 processes that score wait; scoring the next metric keeps them busy.  A forked
