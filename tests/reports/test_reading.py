@@ -94,3 +94,4 @@ def test_a_small_file_is_read_in_one_piece(monkeypatch: pytest.MonkeyPatch) -> N
     size = (AUDIT / "results.jsonl").stat().st_size
     monkeypatch.setattr(reading, "HALVES_FROM", size + 1)
     assert reading._middle(AUDIT / "results.jsonl") is None
+

@@ -41,6 +41,7 @@ from metricdiff.reports.matrix import agreements, case_rows, pattern_groups, qua
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run
 from metricdiff.reports.reading import load_audit
 from metricdiff.reports.visible import visible, visible_html
+from metricdiff.scoring.background import CAN_FORK, Background
 from metricdiff.statistics import BleuResult
 
 GOLDEN = TESTS / "golden"
@@ -184,6 +185,30 @@ def test_audit_out_writes_the_reports_report_from_rewrites_them(
     assert capsys.readouterr().out.startswith(f"wrote {again / 'report.md'}")
     for name in NAMES:
         assert (again / name).read_bytes() == (out / name).read_bytes()
+
+
+@pytest.mark.skipif(not CAN_FORK, reason="no os.fork on this platform")
+def test_report_html_rendered_apart_is_the_same_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """From ``RENDER_APART_FROM`` cases on, report.html is rendered by a forked
+    process while this one renders the others: the same four files."""
+    made: list[Background[object]] = []
+
+    class Recorded(Background[object]):
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+            made.append(self)
+
+    monkeypatch.setattr(audit_reports, "RENDER_APART_FROM", 1)
+    monkeypatch.setattr(audit_reports, "Background", Recorded)
+    folder = tmp_path / "audit"
+    shutil.copytree(AUDIT, folder)
+    written = audit_reports.write_reports(folder)
+    assert [path.name for path in written] == [
+        "report.md", "report.html", "report.json", "packages.md"]
+    assert len(made) == 1 and made[0].forked
+    for path in written:
+        assert path.read_bytes() == (EXPECTED / path.name).read_bytes(), path.name
 
 
 @pytest.mark.parametrize(("name", "damage", "where"), [
