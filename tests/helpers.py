@@ -200,3 +200,19 @@ def system_variants(size: int) -> tuple[dict[str, list[str]], list[str]]:
             worse[0], worse[1] = worse[1], worse[0]
         terse.append(" ".join(worse))
     return {"baseline": hyps, "closer": closer, "terse": terse}, refs
+
+
+def recorded_backgrounds(monkeypatch: pytest.MonkeyPatch, module: object) -> list[Any]:
+    """Each ``Background`` that ``module`` makes from now on, listed as it is
+    made: the module's ``Background`` replaced by a subclass that lists it."""
+    from metricdiff.scoring.background import Background
+
+    made: list[Any] = []
+
+    class Recorded(Background[object]):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+    monkeypatch.setattr(module, "Background", Recorded)
+    return made

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import TESTS
+from helpers import TESTS, recorded_backgrounds
 from metricdiff.errors import InputError
 from metricdiff.reports import audit_reports, reading
 from metricdiff.reports.reading import load_audit
@@ -30,16 +30,8 @@ pytestmark = pytest.mark.skipif(not CAN_FORK, reason="no os.fork on this platfor
 def halved(monkeypatch: pytest.MonkeyPatch) -> list[Background[object]]:
     """Every results.jsonl counts as large: read in halves.  The forked readers
     made are listed."""
-    made: list[Background[object]] = []
-
-    class Recorded(Background[object]):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-            made.append(self)
-
     monkeypatch.setattr(reading, "HALVES_FROM", 1)
-    monkeypatch.setattr(reading, "Background", Recorded)
-    return made
+    return recorded_backgrounds(monkeypatch, reading)
 
 
 def test_a_file_read_in_halves_gives_the_reports_read_in_one_piece(

@@ -26,7 +26,7 @@ from pathlib import Path
 import attrs
 import pytest
 
-from helpers import ROOT, TESTS
+from helpers import ROOT, TESTS, recorded_backgrounds
 from metricdiff.cli import main
 from metricdiff.impls.base import Tolerance
 from metricdiff.profiles import BleuOptions, RougeOptions, axis_names
@@ -41,7 +41,7 @@ from metricdiff.reports.matrix import agreements, case_rows, pattern_groups, qua
 from metricdiff.reports.model import CaseInfo, Implementation, MetricRecord, Run
 from metricdiff.reports.reading import load_audit
 from metricdiff.reports.visible import visible, visible_html
-from metricdiff.scoring.background import CAN_FORK, Background
+from metricdiff.scoring.background import CAN_FORK
 from metricdiff.statistics import BleuResult
 
 GOLDEN = TESTS / "golden"
@@ -192,15 +192,8 @@ def test_report_html_rendered_apart_is_the_same_page(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """From ``RENDER_APART_FROM`` cases on, report.html is rendered by a forked
     process while this one renders the others: the same four files."""
-    made: list[Background[object]] = []
-
-    class Recorded(Background[object]):
-        def __init__(self, *args: object, **kwargs: object) -> None:
-            super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-            made.append(self)
-
+    made = recorded_backgrounds(monkeypatch, audit_reports)
     monkeypatch.setattr(audit_reports, "RENDER_APART_FROM", 1)
-    monkeypatch.setattr(audit_reports, "Background", Recorded)
     folder = tmp_path / "audit"
     shutil.copytree(AUDIT, folder)
     written = audit_reports.write_reports(folder)
