@@ -216,12 +216,11 @@ def _not_applicable(run: Run | None) -> bool:
 
 
 def classify(people: Sequence[Implementation], runs: Sequence[Run | None],
-             between: Mapping[tuple[str, str], Tolerance] | None = None) -> tuple[Cell, ...]:
+             between: Mapping[tuple[str, str], Tolerance]) -> tuple[Cell, ...]:
     """Each run's class: equal values (within the two implementations' tolerance
     of the first one met with that value) share a letter.  ``between``: the
     tolerance of each pair of names (``pair_tolerance``), made once for every case
-    of a metric; made here without it."""
-    tolerances = between or _between(people)
+    of a metric (``case_rows``)."""
     classes: list[tuple[Implementation, float]] = []  # (first member, its value)
     cells = []
     for person, run in zip(people, runs, strict=True):
@@ -238,7 +237,7 @@ def classify(people: Sequence[Implementation], runs: Sequence[Run | None],
             cells.append(Cell(UNKNOWN, run.status, None, run.error))
             continue
         for index, (first, seen) in enumerate(classes):
-            if _same(seen, value, tolerances[first.name, person.name]):
+            if _same(seen, value, between[first.name, person.name]):
                 klass = LETTERS[min(index, len(LETTERS) - 1)]
                 break
         else:
