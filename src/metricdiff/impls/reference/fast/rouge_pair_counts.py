@@ -15,7 +15,8 @@ What is counted afresh is counted with loops in C:
 * skip-bigrams: the tokens numbered, each pair (a, b) one number, the pairs
   ``gap`` apart made by ``map`` for each gap and counted by Counter's C helper
   (``ngram_counts``), where the readable ``skip_bigram_counts`` builds a tuple
-  per index pair in a generator;
+  per index pair in a generator; texts long beside their vocabulary, with no
+  skip limit, by tables of token pairs (``skip_bigram_tables``);
 * ROUGE-1.5.5's WLCS marks: the values of the table ``lcs.wlcs_marks`` fills,
   one inlined loop per row with the weights f(k) looked up, computed by the
   same expressions in the same order, so every cell is the same float; the
@@ -33,6 +34,7 @@ import attrs
 
 from metricdiff.impls.reference import lcs, rouge_counts
 from metricdiff.impls.reference.fast.ngram_counts import Grams, clipped, count_elements
+from metricdiff.impls.reference.fast.skip_bigram_tables import table_counts, worth_a_table
 from metricdiff.impls.reference.rouge_corpus import corpus_rouge
 from metricdiff.impls.reference.rouge_counts import COUNT_AXES, PairCounts
 from metricdiff.impls.reference.rouge_text import Sentences
@@ -68,8 +70,11 @@ def _coded(hyp: Tokens, ref: Tokens) -> tuple[list[int], list[int], int]:
 
 
 def skip_gram_counts(hyp: Tokens, ref: Tokens, options: RougeOptions) -> PairCounts:
-    """``rouge_counts.gram_counts`` of the ROUGE-S or -SU units of both sides."""
+    """``rouge_counts.gram_counts`` of the ROUGE-S or -SU units of both sides (by
+    the tables of ``skip_bigram_tables`` where that is quicker)."""
     hyp_ids, ref_ids, size = _coded(hyp, ref)
+    if worth_a_table(len(hyp_ids), len(ref_ids), size, options):
+        return table_counts(hyp_ids, ref_ids, size, options)
     hyp_units, ref_units = skip_units(hyp_ids, size, options), skip_units(ref_ids, size, options)
     if options.counts == "set":
         return PairCounts(len(hyp_units.keys() & ref_units.keys()), len(hyp_units),
