@@ -49,6 +49,18 @@ def test_wlcs_and_its_marks_equal_the_readable_ones(ref, hyp, weight):
     assert rouge_pair_counts.wlcs(ref, hyp, weight) == lcs.wlcs(ref, hyp, weight)
 
 
+def test_a_sentence_against_itself_is_marked_everywhere_and_a_common_ending_too():
+    # The walk back of ROUGE-1.5.5's markLCS steps diagonally on equal tokens, so
+    # every position of a text against itself is marked; the oracle,
+    # lcs.wlcs_marks, walks the whole table to the same answer.
+    text = ["a", "b", "a", "c"] * 75
+    assert rouge_pair_counts.wlcs_marks(text, text, 1.2) == list(range(300))
+    assert lcs.wlcs_marks(text, text, 1.2) == list(range(300))
+    other = ["c", "c", "b", *text[:20]]
+    assert rouge_pair_counts.wlcs_marks(text[:20] + ["b"], other + ["b"], 1.2) == (
+        lcs.wlcs_marks(text[:20] + ["b"], other + ["b"], 1.2))
+
+
 @settings(max_examples=300, deadline=None)
 @given(hyp=SENTENCES, ref=SENTENCES, options=COUNT_OPTIONS)
 def test_pair_counts_equal_the_readable_pair_counts(hyp, ref, options):

@@ -86,9 +86,18 @@ def skip_gram_counts(hyp: Tokens, ref: Tokens, options: RougeOptions) -> PairCou
 def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
     """``lcs.wlcs_marks``: the values c of the table of ``lcs._wlcs_rows``, then
     the same walk back from (m, n), each move read off the values as that table
-    chose it (diagonal on equal tokens, else up when c(i-1, j) >= c(i, j-1))."""
-    rows = _wlcs_values(ref, hyp, weight)
+    chose it (diagonal on equal tokens, else up when c(i-1, j) >= c(i, j-1)).
+
+    The walk takes every pair of equal tokens it meets without reading the
+    table, so the texts' common ending is marked first and the table is made
+    for what comes before it alone (c(i, j) depends on ref[:i] and hyp[:j]
+    only): nothing of it for a sentence against itself, which the audit's
+    generated cases often have, hundreds of tokens long."""
     i, j = len(ref), len(hyp)
+    while i > 0 and j > 0 and ref[i - 1] == hyp[j - 1]:
+        i, j = i - 1, j - 1
+    ending = range(i, len(ref))
+    rows = _wlcs_values(ref[:i], hyp[:j], weight)
     marks: list[int] = []
     while i > 0 and j > 0:
         if ref[i - 1] == hyp[j - 1]:
@@ -99,6 +108,7 @@ def wlcs_marks(ref: Tokens, hyp: Tokens, weight: float) -> list[int]:
         else:
             j -= 1
     marks.reverse()
+    marks += ending
     return marks
 
 
