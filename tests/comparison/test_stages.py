@@ -45,6 +45,10 @@ def test_identical_results_have_no_difference() -> None:
     assert first_difference(bleu(), bleu(), EXACT) is None
     rouge = RougeResult(0.5, 0.25, 1 / 3, 1.0, 4.0, 2.0)
     assert first_difference(rouge, rouge, EXACT) is None
+    # inf - inf is NaN, beyond any tolerance: equal results are compared as wholes.
+    endless = RougeResult(math.inf, 0.25, 1 / 3, 1.0, 4.0, 2.0)
+    assert first_difference(endless, RougeResult(math.inf, 0.25, 1 / 3, 1.0, 4.0, 2.0),
+                            EXACT) is None
 
 
 def test_the_earliest_stage_wins_over_later_ones() -> None:
