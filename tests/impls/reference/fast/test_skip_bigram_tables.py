@@ -71,6 +71,22 @@ def test_the_papers_example_by_tables():
     assert skip_bigram_tables.table_counts(*coded(s2, s1), su) == PairCounts(6, 10, 10)
 
 
+def test_an_empty_or_one_token_side_against_a_long_one():
+    # The oracle: rouge_counts.gram_counts of rouge_counts.units.  An empty
+    # hypothesis has no unit; one token has no skip-bigram, and under
+    # su_unigrams=rouge155 not its unigram either (all but the last token).
+    long = ["a", "b", "c"] * 14
+    for hyp in ([], ["a"]):
+        for options in (RougeOptions(variant="su", skip=-1),
+                        RougeOptions(variant="su", skip=-1, su_unigrams="rouge155"),
+                        RougeOptions(variant="s", skip=-1, counts="set")):
+            hyp_ids, ref_ids, size = coded(hyp, long)
+            assert skip_bigram_tables.worth_a_table(len(hyp), len(long), size, options)
+            expected = rouge_counts.gram_counts(rouge_counts.units(hyp, options),
+                                                rouge_counts.units(long, options), options)
+            assert skip_bigram_tables.table_counts(hyp_ids, ref_ids, size, options) == expected
+
+
 def test_short_texts_and_a_skip_limit_are_not_counted_by_tables():
     unlimited = RougeOptions(variant="s", skip=-1)
     assert not skip_bigram_tables.worth_a_table(4, 4, 5, unlimited)
