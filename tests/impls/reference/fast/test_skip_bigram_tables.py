@@ -25,11 +25,8 @@ UNLIMITED = st.builds(
 )
 
 
-def coded(hyp: list[str], ref: list[str]) -> tuple[list[int], list[int], int]:
-    numbers: dict[str, int] = {}
-    hyp_ids = [numbers.setdefault(token, len(numbers)) for token in hyp]
-    ref_ids = [numbers.setdefault(token, len(numbers)) for token in ref]
-    return hyp_ids, ref_ids, len(numbers)
+#: Both sides' tokens as numbers, as ``skip_gram_counts`` codes them.
+coded = rouge_pair_counts._coded
 
 
 @settings(max_examples=300, deadline=None)
