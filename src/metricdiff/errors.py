@@ -110,6 +110,11 @@ class TextResourceUnavailable(TokenizerUnavailable):
     """
 
 
+class Exiting(MetricdiffError, RuntimeError):
+    """A worker process asked for while metricdiff exits: the pool that asks
+    (in a background thread, after a Ctrl-C in the main one) ends."""
+
+
 # --- what an implementation did -------------------------------------------------
 
 
@@ -186,6 +191,7 @@ __all__ = [
     "CommandTimedOut",
     "ConventionError",
     "EmptyInputError",
+    "Exiting",
     "FixtureError",
     "ImplementationError",
     "ImplementationFailed",

@@ -308,6 +308,54 @@ def test_a_real_ctrl_c_during_scoring(tmp_path: Path) -> None:
     assert lines[0] and all(json.loads(line)["metric"] == "bleu" for line in lines[:-1] if line)
 
 
+SLOW_BLEU = """\
+import os, pathlib, time
+def bleu(hypotheses, references, metric):
+    pathlib.Path(os.environ["SLOW_BLEU_STARTED"]).write_text(str(os.getpid()))
+    time.sleep(300)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("to_group", [True, False], ids=["ctrl-c", "sigint-to-the-process"])
+def test_a_ctrl_c_while_compare_scores_in_the_background_ends_it(tmp_path: Path,
+                                                                 to_group: bool) -> None:
+    """``compare`` scores the implementations in a background thread while its
+    main thread attributes the gaps.  A SIGINT then (to the process group, as a
+    terminal's Ctrl-C; or to the process alone, as a supervisor sends it) ends
+    it with 130 and the one line.  It used to print the line and then wait for
+    ever: ``multiprocessing`` joins the worker processes at exit, and a worker
+    that was still scoring (here, sleeping in the user's own function) never
+    ended."""
+    (tmp_path / "slow.py").write_text(SLOW_BLEU, encoding="utf-8")
+    (tmp_path / "hyp.txt").write_text("the cat sat on the mat\n", encoding="utf-8")
+    (tmp_path / "ref.txt").write_text("the cat is on the mat\n", encoding="utf-8")
+    started = tmp_path / "started"
+    script = ("import signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+              "from metricdiff.cli import main; sys.exit(main(sys.argv[1:]))")
+    argv = [sys.executable, "-c", script, "compare", "--metric", "bleu", "--impl",
+            "reference", "--impl", f"python:{tmp_path / 'slow.py'}:bleu", "--hyp", "hyp.txt",
+            "--ref", "ref.txt"]
+    process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               start_new_session=True, cwd=tmp_path,
+                               env={**os.environ, "SLOW_BLEU_STARTED": str(started)})
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not started.exists() and process.poll() is None:
+            time.sleep(0.02)
+        assert started.exists(), process.communicate()[1].decode("utf-8")
+        (os.killpg if to_group else os.kill)(process.pid, signal.SIGINT)
+        _, err = process.communicate(timeout=60)  # a hang, not a speed: it used to never end
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+    text = err.decode("utf-8")
+    assert process.returncode == EXIT_INTERRUPTED, text
+    assert text.splitlines()[-1] == "metricdiff: interrupted"
+    assert "Traceback" not in text and "Exception ignored" not in text
+
+
 # --------------------------------------------------------------- 8. wording
 
 

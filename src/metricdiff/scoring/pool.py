@@ -55,6 +55,7 @@ from metricdiff.scoring.pool_workers import (
     Task,
     Worker,
     death,
+    enlist,
     keep_idle,
     stop,
     take_kept,
@@ -241,7 +242,9 @@ class Pool:
             process.start()
         child.close()
         life_r.close()
-        return Worker(process, parent, life_w, scratch)
+        worker = Worker(process, parent, life_w, scratch)
+        enlist(worker)
+        return worker
 
     def _wait(self) -> None:
         now = time.monotonic()

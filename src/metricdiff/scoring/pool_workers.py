@@ -17,6 +17,7 @@ from pathlib import Path
 
 import attrs
 
+from metricdiff.errors import Exiting
 from metricdiff.impls.user.command import kill_recorded_groups
 from metricdiff.wording import process_end
 
@@ -56,11 +57,36 @@ class Worker:
     #: The chunks it has scored, by implementation, participant and cases
     #: (``Pool._cases_key``): an implementation's memo of those cases is in this worker.
     cases_served: set[CasesKey] = attrs.Factory(set)
+    #: Whether ``kill`` or ``close`` has ended it, which the pool's thread and
+    #: the exit (``at_exit``) may both do at once: the second does nothing.
+    ended: bool = attrs.field(default=False, init=False)
+    _ending: threading.Lock = attrs.field(factory=threading.Lock, init=False, repr=False)
 
     def kill(self) -> None:
         """Kill the worker, its process group (a child a ``python:`` function
         started), the groups of the programs it was running (a ``cmd:`` program
         in a group of its own), and remove its files."""
+        self._end(kill=True)
+
+    def close(self) -> None:
+        """Close the pipes to a worker that has ended, and end what it left:
+        its programs' process groups and its temporary folder."""
+        self._end(kill=False)
+
+    def _end(self, kill: bool) -> None:
+        with self._ending:
+            if self.ended:
+                return
+            self.ended = True
+            if kill:
+                self._kill_process()
+            with _KEPT_LOCK:
+                _STARTED.discard(self)
+            self.close_pipes()
+            kill_recorded_groups(self.scratch)
+            shutil.rmtree(self.scratch, ignore_errors=True)
+
+    def _kill_process(self) -> None:
         pid = self.process.pid
         if pid is not None and hasattr(os, "killpg"):
             try:  # the worker leads its own session: take its children too
@@ -72,14 +98,6 @@ class Worker:
             with contextlib.suppress(OSError):
                 self.process.kill()
         self.process.join(timeout=5.0)
-        self.close()
-
-    def close(self) -> None:
-        """Close the pipes to a worker that has ended, and end what it left:
-        its programs' process groups and its temporary folder."""
-        self.close_pipes()
-        kill_recorded_groups(self.scratch)
-        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def close_pipes(self) -> None:
         self.conn.close()
@@ -119,7 +137,11 @@ def take_kept(count: int) -> list[Worker]:
 
 def keep_idle(workers: Sequence[Worker]) -> None:
     with _KEPT_LOCK:
-        _KEPT.extend(workers)
+        closing = _EXITING.is_set()
+        if not closing:
+            _KEPT.extend(workers)
+    if closing:  # a pool that ended after the exit began: nothing is kept
+        stop(workers)
 
 
 def shutdown_workers() -> None:
@@ -129,7 +151,43 @@ def shutdown_workers() -> None:
     stop(workers)
 
 
-atexit.register(shutdown_workers)
+# Every worker started and not yet ended, and whether the process is exiting.
+# ``multiprocessing`` joins every child process at exit, and a worker waits for
+# its next chunk until its parent has ended: a pool still running in another
+# thread when the main thread stops (``compare`` scores the implementations in
+# a background thread; a Ctrl-C or an error in the main thread ends the
+# command) would keep the process waiting for ever.  At exit the workers are
+# killed first, and a pool asking for a new one then is refused it.
+_STARTED: set[Worker] = set()
+_EXITING = threading.Event()
+
+
+def enlist(worker: Worker) -> None:
+    """Count a worker just started among those killed at exit (``at_exit``);
+    one started as the exit began is killed at once, and ``Exiting`` raised."""
+    with _KEPT_LOCK:
+        closing = _EXITING.is_set()
+        if not closing:
+            _STARTED.add(worker)
+    if closing:
+        worker.kill()
+        raise Exiting("the process is exiting: no worker is started")
+
+
+def at_exit() -> None:
+    """Stop the kept workers and kill the ones still scoring (for a pool in
+    another thread), so that the process can end."""
+    with _KEPT_LOCK:
+        _EXITING.set()
+        busy = [worker for worker in _STARTED if worker not in _KEPT]
+    shutdown_workers()
+    for worker in busy:
+        worker.kill()
+
+
+# Registered after ``multiprocessing.util``'s own (imported above, with
+# ``multiprocessing.connection``), so it runs before that joins the children.
+atexit.register(at_exit)
 
 
 def forget_inherited_workers() -> None:
