@@ -232,19 +232,13 @@ class Pool:
         parent, child = self.context.Pipe(duplex=True)
         life_r, life_w = self.context.Pipe(duplex=False)
         scratch = Path(tempfile.mkdtemp(prefix="metricdiff-worker-"))
-        process = self.context.Process(
-            target=worker_main,
-            args=(child, life_r, str(scratch)),
-            name="metricdiff-worker",
-            daemon=False,
-        )
+        process = self.context.Process(target=worker_main, args=(child, life_r, str(scratch)),
+                                       name="metricdiff-worker", daemon=False)
         with without_main_script():
             process.start()
         child.close()
         life_r.close()
-        worker = Worker(process, parent, life_w, scratch)
-        enlist(worker)
-        return worker
+        return enlist(Worker(process, parent, life_w, scratch))
 
     def _wait(self) -> None:
         now = time.monotonic()

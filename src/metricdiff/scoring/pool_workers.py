@@ -162,9 +162,10 @@ _STARTED: set[Worker] = set()
 _EXITING = threading.Event()
 
 
-def enlist(worker: Worker) -> None:
-    """Count a worker just started among those killed at exit (``at_exit``);
-    one started as the exit began is killed at once, and ``Exiting`` raised."""
+def enlist(worker: Worker) -> Worker:
+    """``worker``, just started, counted among those killed at exit
+    (``at_exit``); one started as the exit began is killed at once, and
+    ``Exiting`` raised."""
     with _KEPT_LOCK:
         closing = _EXITING.is_set()
         if not closing:
@@ -172,6 +173,7 @@ def enlist(worker: Worker) -> None:
     if closing:
         worker.kill()
         raise Exiting("the process is exiting: no worker is started")
+    return worker
 
 
 def at_exit() -> None:
