@@ -166,9 +166,7 @@ def test_the_audit_names_the_known_causes(
 #: audit made before the audit became a star (``make report`` at b6f9497: 30
 #: conformance findings among 1,854).  Conformance did not change with it: each
 #: implementation is still held to the reference configured as it declares
-#: itself, so the same causes must be found.  jury's ROUGE-2 corpus average
-#: (bootstrap resamples that differ from one run to the next, docs/peers.md)
-#: matches in some audits and not in others: allowed to be absent.
+#: itself, so the same causes must be found.
 CONFORMANCE_BEFORE = {
     ("bleu", "jury", "unexplained (first difference: ref_len)"),
     ("bleu", "jury", "unexplained (first difference: counts)"),
@@ -199,10 +197,16 @@ CONFORMANCE_BEFORE = {
     ("rouge-w", "py-rouge", "sentence_split: newline vs period"),
     ("rouge-w", "py-rouge", "sentence_split: newline vs none"),
 }
-MAY_BE_ABSENT = {
-    ("rouge-2", "jury", "corpus_average: bootstrap-median vs macro"),
-    ("rouge-2", "jury+stemmed", "corpus_average: bootstrap-median vs macro"),
-}
+#: jury's corpus ROUGE is the median of bootstrap resamples that differ from one
+#: run to the next (docs/peers.md).  On the fixtures' small corpora it matches
+#: the reference's resamples in some audits and not in others, and where it
+#: does not, the finding names the corpus average (as at b6f9497, ROUGE-2) or an
+#: unexplained F-measure (a later audit: ROUGE-1 and -2, on a 3-segment
+#: fixture, F 0.7378 vs 0.7339).  These may come and go.
+JURY_RESAMPLED = {(metric, impl, cause) for metric in ("rouge-1", "rouge-2")
+                  for impl in ("jury", "jury+stemmed")
+                  for cause in ("corpus_average: bootstrap-median vs macro",
+                                "unexplained (first difference: fmeasure)")}
 
 
 def _cause(finding: dict[str, Any]) -> str:
@@ -218,7 +222,7 @@ def test_the_conformance_findings_are_those_before_the_star(
 ) -> None:
     found = {(f["metric"], f["impl_a"], _cause(f)) for f in findings
              if f["kind"] == "conformance"}
-    assert found - MAY_BE_ABSENT == CONFORMANCE_BEFORE
+    assert found - JURY_RESAMPLED == CONFORMANCE_BEFORE
     for finding in findings:
         if finding["kind"] == "conformance":
             assert shown_minimally(finding), finding["number"]
