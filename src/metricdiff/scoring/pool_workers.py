@@ -199,6 +199,7 @@ def forget_inherited_workers() -> None:
     parent's is not this process's child; ``multiprocessing`` asks as if it were)."""
     with _KEPT_LOCK:
         inherited, _KEPT[:] = list(_KEPT), []
+        _STARTED.clear()  # the parent's to kill at its exit, never this process's
     for worker in inherited:
         with contextlib.suppress(OSError):
             worker.close_pipes()  # the parent's worker: its files are not this process's
