@@ -150,7 +150,7 @@ _PIPELINES: dict[Hashable, _Pipeline] = {}
 def _pipeline(key: Hashable, options: RougeOptions) -> _Pipeline:
     """The pipeline of ``text_options`` ``options``, whose ``text_key`` is ``key``."""
     if key not in _PIPELINES:
-        if len(_PIPELINES) >= 1 << 10:  # as many as an lru_cache of old kept
+        if len(_PIPELINES) >= 1 << 10:  # bounded, as the lru_cache before it was
             _PIPELINES.clear()
         _PIPELINES[key] = _Pipeline(options)
     return _PIPELINES[key]

@@ -8,8 +8,8 @@ to theirs (exact integers).
 
 A text of n tokens has n(n-1)/2 skip-bigrams with no limit on the skip, and
 ``rouge_pair_counts.skip_units`` makes each one (12 ms for two texts of 300
-tokens).  The audit's generated edge cases are such texts, hundreds of tokens
-over a few dozen distinct ones: ROUGE-S and -SU spent three quarters of their
+tokens).  The audit's generated edge cases are such texts, 64-310 tokens over
+3-28 distinct ones: ROUGE-S and -SU spent three quarters of their
 explaining there.  Here every token is a column of a one-hot matrix, and the
 count of the skip-bigram (a, b) is the sum over the positions j holding b of
 how many a come before j: one integer matrix product, n·V² operations for V
@@ -72,6 +72,7 @@ def table_counts(hyp_ids: Sequence[int], ref_ids: Sequence[int], size: int,
                           sum(int(numpy.count_nonzero(r)) for _, r in tables))
     return PairCounts(sum(int(numpy.minimum(h, r).sum()) for h, r in tables),
                       sum(int(h.sum()) for h, _ in tables), sum(int(r.sum()) for _, r in tables))
+
 
 __all__ = ["FEWEST_TOKENS", "SQUARED_VOCABULARY_PER_TOKEN", "pair_table", "table_counts",
            "worth_a_table"]
